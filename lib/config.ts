@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the server reads, parsed once. The rest of the code reads
+ * `getConfig()`, never `process.env`. Parsing is lazy so that `next build` never needs
+ * runtime secrets; `instrumentation.ts` calls it at server start so that a bad value stops
+ * the server with a clear message instead of failing on the first request.
+ */
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const privateKey = z
+  .string()
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  PGLITE_DATA_DIR: optionalString,
+  SESSION_SECRET: optionalString.pipe(
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  APP_URL: optionalString.pipe(z.url().optional()),
+  SETTLEMENT_NETWORK: optionalString.pipe(z.enum(["local", "base"]).default("local")),
+  CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
+  X402_FACILITATOR_URL: optionalString.pipe(z.url().optional()),
+  CDP_API_KEY_ID: optionalString,
+  CDP_API_KEY_SECRET: optionalString,
+  FACILITATOR_PRIVATE_KEY: optionalString.pipe(privateKey.optional()),
+  RATE_LIMIT_WRITES_PER_MINUTE: optionalString.pipe(
+    z.coerce.number().int().min(1).max(100_000).default(120),
+  ),
+  RATE_LIMIT_AUTH_PER_MINUTE: optionalString.pipe(
+    z.coerce.number().int().min(1).max(100_000).default(30),
+  ),
+  TRUST_PROXY: optionalString.pipe(z.enum(["true", "false"]).default("false")),
+  ENABLE_TEST_HOOKS: optionalString.pipe(z.enum(["true", "false"]).default("false")),
+  BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function getConfig(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+export const isProduction = () => getConfig().NODE_ENV === "production";

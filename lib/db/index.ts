@@ -1,0 +1,23 @@
+import { getConfig } from "@/lib/config";
+import { type Db, type OpenDatabase, openDatabase } from "./client";
+import { resolveDbTarget } from "./target";
+
+export type { Db } from "./client";
+
+/**
+ * One database per server process. Cached on globalThis because Next.js may evaluate this
+ * module more than once (route handlers and server components are bundled separately,
+ * and dev reloads modules); two PGlite instances on one folder would corrupt it.
+ * Nothing here runs at import time, so `next build` never opens the database.
+ */
+const globalForDb = globalThis as typeof globalThis & {
+  __marketplaceDb?: Promise<OpenDatabase>;
+};
+
+export function getDb(): Promise<Db> {
+  globalForDb.__marketplaceDb ??= openDatabase(resolveDbTarget(getConfig())).catch((error) => {
+    globalForDb.__marketplaceDb = undefined;
+    throw error;
+  });
+  return globalForDb.__marketplaceDb.then((open) => open.db);
+}
