@@ -18,6 +18,12 @@ const privateKey = z
   .trim()
   .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
 
+function perMinute(fallback: number) {
+  return optionalString
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number().int("must be a whole number").min(1).max(1_000_000));
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: optionalString.pipe(
@@ -37,12 +43,22 @@ const envSchema = z.object({
   CDP_API_KEY_ID: optionalString,
   CDP_API_KEY_SECRET: optionalString,
   FACILITATOR_PRIVATE_KEY: optionalString.pipe(privateKey.optional()),
-  RATE_LIMIT_WRITES_PER_MINUTE: optionalString.pipe(
-    z.coerce.number().int().min(1).max(100_000).default(120),
+  // Base mainnet JSON-RPC (SETTLEMENT_NETWORK=base): receipts, reconciliation, and the
+  // self-hosted facilitator's transactions. CHAIN_RPC_URL is the local chain's.
+  BASE_RPC_URL: optionalString.pipe(z.url().optional()),
+  // Local chain only: a TestUSDC deployed somewhere other than its deterministic address.
+  LOCAL_TOKEN_ADDRESS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+      .optional(),
   ),
-  RATE_LIMIT_AUTH_PER_MINUTE: optionalString.pipe(
-    z.coerce.number().int().min(1).max(100_000).default(30),
-  ),
+  // Port `npm run chain` listens on (127.0.0.1).
+  CHAIN_PORT: optionalString
+    .transform((value) => (value === undefined ? 8545 : Number(value)))
+    .pipe(z.number({ error: "must be a port number" }).int().min(1).max(65_535)),
+  RATE_LIMIT_WRITES_PER_MINUTE: perMinute(120),
+  RATE_LIMIT_AUTH_PER_MINUTE: perMinute(30),
   TRUST_PROXY: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   ENABLE_TEST_HOOKS: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),

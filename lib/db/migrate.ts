@@ -88,7 +88,9 @@ export async function migrate(
     }
 
     const applied = new Map(
-      rows.filter((row) => row.finished_at && !row.rolled_back_at).map((row) => [row.migration_name, row]),
+      rows
+        .filter((row) => row.finished_at && !row.rolled_back_at)
+        .map((row) => [row.migration_name, row]),
     );
     const result: MigrateResult = { applied: [], alreadyApplied: [] };
 
@@ -114,7 +116,10 @@ export async function migrate(
         await session.exec(migration.sql);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await session.query(`UPDATE "_prisma_migrations" SET "logs" = $2 WHERE "id" = $1`, [id, message]);
+        await session.query(`UPDATE "_prisma_migrations" SET "logs" = $2 WHERE "id" = $1`, [
+          id,
+          message,
+        ]);
         throw new MigrationError(`Migration ${migration.name} failed: ${message}`);
       }
       await session.query(

@@ -9,7 +9,10 @@ export interface SqlSession {
   close(): Promise<void>;
 }
 
-export async function openPgSession(connectionString: string, schema?: string): Promise<SqlSession> {
+export async function openPgSession(
+  connectionString: string,
+  schema?: string,
+): Promise<SqlSession> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   if (schema) {

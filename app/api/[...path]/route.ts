@@ -1,0 +1,11 @@
+// Any other /api path: a JSON 404, never an HTML page.
+import { errorResponse } from "@/lib/http";
+
+const notFound = async () => errorResponse(404, "no such API endpoint");
+export {
+  notFound as GET,
+  notFound as POST,
+  notFound as PUT,
+  notFound as PATCH,
+  notFound as DELETE,
+};

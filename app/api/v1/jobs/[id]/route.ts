@@ -1,0 +1,9 @@
+// GET /api/v1/jobs/:id
+import { getDb } from "@/lib/db";
+import { ok, otherMethods, route } from "@/lib/http";
+import { getJob } from "@/lib/marketplace/jobs";
+
+export const GET = route<{ id: string }>({}, async ({ params }) =>
+  ok(await getJob(await getDb(), params.id)),
+);
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,0 +1,320 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  createPostgresSchema,
+  createTestDatabase,
+  DB_KINDS,
+  TEST_DATABASE_URL,
+} from "@/tests/helpers/db";
+import { openDatabase } from "./client";
+import { loadMigrations, migrate, MigrationError } from "./migrate";
+import { openPgSession, pgliteSession } from "./sql";
+
+const exec = promisify(execFile);
+const runMigrateScript = (env: Record<string, string>) =>
+  exec(path.resolve("node_modules/.bin/tsx"), ["scripts/migrate.ts"], {
+    env: { ...process.env, ...env },
+  });
+
+describe("migration runner", () => {
+  it("applies every migration to an empty embedded database once; the second run is a no-op", async () => {
+    const open = await openDatabase({ kind: "pglite", dataDir: undefined });
+    try {
+      const session = pgliteSession(open.pglite!);
+      const first = await migrate(session);
+      expect(first.applied).toEqual(loadMigrations().map((m) => m.name));
+      const second = await migrate(session);
+      expect(second.applied).toEqual([]);
+      expect(second.alreadyApplied).toEqual(first.applied);
+      const rows = await session.query<{
+        checksum: string;
+        applied_steps_count: number;
+        finished_at: Date | null;
+      }>(`SELECT checksum, applied_steps_count, finished_at FROM "_prisma_migrations"`);
+      expect(rows.map((row) => row.checksum)).toEqual(loadMigrations().map((m) => m.checksum));
+      expect(rows.every((row) => row.applied_steps_count === 1 && row.finished_at)).toBe(true);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("refuses to continue past a failed migration and records its log", async () => {
+    const open = await openDatabase({ kind: "pglite", dataDir: undefined });
+    try {
+      const session = pgliteSession(open.pglite!);
+      const broken = [
+        { name: "20990101000000_broken", sql: "CREATE TABLE nope (;", checksum: "x".repeat(64) },
+      ];
+      await expect(migrate(session, broken)).rejects.toThrow(MigrationError);
+      await expect(migrate(session, broken)).rejects.toThrow(/failed or never finished; refusing/);
+      const [row] = await session.query<{ logs: string }>(`SELECT logs FROM "_prisma_migrations"`);
+      expect(row?.logs).toMatch(/syntax error/);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("refuses a migration edited after it was applied", async () => {
+    const open = await openDatabase({ kind: "pglite", dataDir: undefined });
+    try {
+      const session = pgliteSession(open.pglite!);
+      const original = [
+        { name: "20990101000000_one", sql: "CREATE TABLE one (id int);", checksum: "a".repeat(64) },
+      ];
+      await migrate(session, original);
+      await expect(
+        migrate(session, [{ ...original[0]!, checksum: "b".repeat(64) }]),
+      ).rejects.toThrow(/checksum mismatch/);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("gives a clear error when a second process opens the same embedded database", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pglite-lock-"));
+    const open = await openDatabase({ kind: "pglite", dataDir: dir });
+    try {
+      await expect(runMigrateScript({ PGLITE_DATA_DIR: dir })).rejects.toMatchObject({
+        stderr: expect.stringContaining("is in use by process"),
+      });
+    } finally {
+      await open.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)("is safe from two processes at once on PostgreSQL", async () => {
+    const { databaseUrl, dropSchema } = await createPostgresSchema();
+    try {
+      const results = await Promise.all([
+        runMigrateScript({ DATABASE_URL: databaseUrl }),
+        runMigrateScript({ DATABASE_URL: databaseUrl }),
+      ]);
+      const outputs = results.map((result) => result.stdout).join("\n");
+      expect(outputs.match(/Applied 1 migration/g)?.length).toBe(1);
+      expect(outputs).toMatch(/Already up to date/);
+      const url = new URL(databaseUrl);
+      const schema = url.searchParams.get("schema")!;
+      url.searchParams.delete("schema");
+      const session = await openPgSession(url.toString(), schema);
+      const rows = await session.query(`SELECT migration_name FROM "_prisma_migrations"`);
+      await session.close();
+      expect(rows).toHaveLength(loadMigrations().length);
+    } finally {
+      await dropSchema();
+    }
+  });
+});
+
+describe.each(DB_KINDS)("data layer on %s", (kind) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  afterAll(async () => database?.close());
+
+  it("writes and reads back every model and field", async () => {
+    database = await createTestDatabase(kind);
+    const { db } = database;
+    const poster = "0x1111111111111111111111111111111111111111";
+    const operator = "0x2222222222222222222222222222222222222222";
+    const now = new Date("2026-11-22T10:00:00.000Z");
+
+    const wallet = await db.wallet.create({
+      data: { address: poster, verified: true, verifiedAt: now, createdAt: now },
+    });
+    expect(wallet).toEqual({ address: poster, verified: true, verifiedAt: now, createdAt: now });
+
+    const nonce = await db.siweNonce.create({
+      data: { nonce: "abc123abc123", expiresAt: now, usedAt: now, createdAt: now },
+    });
+    expect(nonce).toEqual({ nonce: "abc123abc123", expiresAt: now, usedAt: now, createdAt: now });
+
+    const agent = await db.agent.create({
+      data: {
+        id: "agent_1",
+        name: "A",
+        description: "d",
+        walletAddress: operator,
+        operatorAddress: operator,
+        categories: ["research", "customer_support"],
+        createdAt: now,
+      },
+    });
+    expect(agent.categories).toEqual(["research", "customer_support"]);
+
+    const job = await db.job.create({
+      data: {
+        id: "job_1",
+        title: "T",
+        description: "D",
+        category: "data",
+        budgetAtomic: 1_000_000_000_000_000n,
+        timelineDays: 3650,
+        requirements: ["r1", "r2"],
+        handle: "@111111",
+        status: "delivered",
+        posterAddress: poster,
+        assignedAgentId: agent.id,
+        acceptedProposalId: "prop_1",
+        paymentTxHash: `0x${"ab".repeat(32)}`,
+        createdAt: now,
+        updatedAt: now,
+        deliveredAt: now,
+        completedAt: null,
+      },
+    });
+    expect(job.budgetAtomic).toBe(1_000_000_000_000_000n);
+    expect(job.requirements).toEqual(["r1", "r2"]);
+
+    const proposal = await db.proposal.create({
+      data: {
+        id: "prop_1",
+        jobId: job.id,
+        agentId: agent.id,
+        bidAtomic: 1n,
+        etaDays: 1,
+        message: "m",
+        status: "accepted",
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    expect(proposal.bidAtomic).toBe(1n);
+
+    const review = await db.review.create({
+      data: {
+        id: "rev_1",
+        agentId: agent.id,
+        jobId: job.id,
+        reviewerAddress: poster,
+        rating: 5,
+        comment: "great",
+        createdAt: now,
+      },
+    });
+    expect(review.rating).toBe(5);
+
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    await db.attachment.create({
+      data: {
+        id: "att_1",
+        jobId: job.id,
+        name: "f.bin",
+        size: 4,
+        type: "application/octet-stream",
+        data: bytes,
+        createdAt: now,
+      },
+    });
+    const attachment = await db.attachment.findUniqueOrThrow({ where: { id: "att_1" } });
+    expect(Array.from(attachment.data)).toEqual([0, 1, 2, 255]);
+
+    const settlement = await db.settlement.create({
+      data: {
+        id: "stl_1",
+        jobId: job.id,
+        proposalId: proposal.id,
+        payer: poster,
+        payTo: operator,
+        amountAtomic: 1n,
+        network: "eip155:31337",
+        asset: operator,
+        authorizationNonce: `0x${"00".repeat(32)}`,
+        validBefore: 9_999_999_999n,
+        txHash: `0x${"cd".repeat(32)}`,
+        status: "succeeded",
+        failureReason: null,
+        createdAt: now,
+        updatedAt: now,
+        settledAt: now,
+      },
+    });
+    expect(await db.settlement.findUniqueOrThrow({ where: { id: settlement.id } })).toEqual(
+      settlement,
+    );
+
+    const full = await db.job.findUniqueOrThrow({
+      where: { id: job.id },
+      include: {
+        poster: true,
+        assignedAgent: true,
+        proposals: true,
+        reviews: true,
+        attachments: true,
+        settlements: true,
+      },
+    });
+    expect(full.poster.verified).toBe(true);
+    expect(full.assignedAgent?.id).toBe(agent.id);
+    expect([
+      full.proposals.length,
+      full.reviews.length,
+      full.attachments.length,
+      full.settlements.length,
+    ]).toEqual([1, 1, 1, 1]);
+  });
+
+  it("enforces the constraints the schema cannot express", async () => {
+    const { db } = database!;
+    // One review per job and wallet.
+    await expect(
+      db.review.create({
+        data: {
+          id: "rev_2",
+          agentId: "agent_1",
+          jobId: "job_1",
+          reviewerAddress: "0x1111111111111111111111111111111111111111",
+          rating: 4,
+          comment: "",
+        },
+      }),
+    ).rejects.toMatchObject({ code: "P2002" });
+    // At most one pending-or-succeeded settlement per job; failed ones do not count.
+    const base = {
+      jobId: "job_1",
+      proposalId: "prop_1",
+      payer: "0x1",
+      payTo: "0x2",
+      amountAtomic: 1n,
+      network: "n",
+      asset: "a",
+      validBefore: 1n,
+    };
+    await db.settlement.create({
+      data: { ...base, id: "stl_f", authorizationNonce: "n-f", status: "failed" },
+    });
+    await expect(
+      db.settlement.create({
+        data: { ...base, id: "stl_2", authorizationNonce: "n-2", status: "pending" },
+      }),
+    ).rejects.toMatchObject({ code: "P2002" });
+    // One live proposal per agent and job.
+    await expect(
+      db.proposal.create({
+        data: {
+          id: "prop_2",
+          jobId: "job_1",
+          agentId: "agent_1",
+          bidAtomic: 1n,
+          etaDays: 1,
+          message: "again",
+        },
+      }),
+    ).rejects.toMatchObject({ code: "P2002" });
+    // Ratings and money are checked by the database too.
+    await expect(
+      db.review.create({
+        data: {
+          id: "rev_3",
+          agentId: "agent_1",
+          jobId: "job_1",
+          reviewerAddress: "0x3",
+          rating: 6,
+          comment: "",
+        },
+      }),
+    ).rejects.toThrow();
+  });
+});

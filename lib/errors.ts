@@ -1,0 +1,51 @@
+/**
+ * The one error type of the domain. Route handlers never build error responses by hand:
+ * they throw (or let lib/ throw) a DomainError and lib/http.ts maps its kind to a status.
+ */
+export const ERROR_STATUS = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_STATUS;
+
+export class DomainError extends Error {
+  override name = "DomainError";
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.kind];
+  }
+}
+
+export const invalid = (message: string) => new DomainError("invalid", message);
+export const unauthenticated = (message = "sign in with your wallet first") =>
+  new DomainError("unauthenticated", message);
+export const forbidden = (message: string) => new DomainError("forbidden", message);
+export const notFound = (message: string) => new DomainError("not_found", message);
+export const conflict = (message: string) => new DomainError("conflict", message);
+export const paymentRequired = (message: string, headers: Record<string, string> = {}) =>
+  new DomainError("payment_required", message, headers);
+
+/** Prisma's unique-constraint violation (P2002), from either driver adapter. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === "P2002" || code === "23505") return true;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== error && isUniqueViolation(cause);
+}

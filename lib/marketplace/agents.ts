@@ -1,0 +1,117 @@
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import { notFound } from "@/lib/errors";
+import type { Agent } from "@/lib/generated/prisma/client";
+import type { CreateAgentInput, ListAgentsQuery } from "@/lib/validation";
+import { MAX_ID_LENGTH, newId } from "./ids";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
+import { type AgentStats, toAgentView } from "./serialize";
+import type { AgentView } from "./types";
+
+export async function registerAgent(
+  db: Db,
+  operator: Address,
+  input: CreateAgentInput,
+): Promise<AgentView> {
+  const row = await db.agent.create({
+    data: {
+      id: newId("agent"),
+      name: input.name,
+      description: input.description,
+      categories: input.categories,
+      walletAddress: input.walletAddress ?? operator,
+      operatorAddress: operator,
+    },
+  });
+  return toAgentView(row, { ratingSum: 0, reviewCount: 0, completedJobs: 0 });
+}
+
+export async function findAgentRow(db: Db, id: string): Promise<Agent | null> {
+  if (id.length > MAX_ID_LENGTH) return null;
+  return db.agent.findUnique({ where: { id } });
+}
+
+export async function getAgentRowOrThrow(db: Db, id: string): Promise<Agent> {
+  const row = await findAgentRow(db, id);
+  if (!row) throw notFound(`agent ${id} not found`);
+  return row;
+}
+
+export async function getAgent(db: Db, id: string): Promise<AgentView> {
+  const row = await getAgentRowOrThrow(db, id);
+  const stats = await agentStats(db, [row.id]);
+  return toAgentView(row, stats.get(row.id) ?? EMPTY_STATS);
+}
+
+export async function listAgents(db: Db, query: ListAgentsQuery): Promise<Page<AgentView>> {
+  const rows = await db.agent.findMany({
+    where: {
+      ...(query.category ? { categories: { has: query.category } } : {}),
+      ...afterCursor(decodeCursor(query.cursor), "desc"),
+    },
+    orderBy: orderBy("desc"),
+    take: query.limit + 1,
+  });
+  const page = toPage(rows, query.limit);
+  return { items: await withStats(db, page.items), nextCursor: page.nextCursor };
+}
+
+/** Agents by id (missing ids are skipped), with their ratings: for proposal lists. */
+export async function getAgentsByIds(db: Db, ids: string[]): Promise<Map<string, AgentView>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.agent.findMany({ where: { id: { in: [...new Set(ids)] } } });
+  return new Map((await withStats(db, rows)).map((agent) => [agent.id, agent]));
+}
+
+/** Agents a wallet operates (as payee or operator), newest first. */
+export async function listAgentsOperatedBy(db: Db, wallet: Address): Promise<AgentView[]> {
+  const rows = await db.agent.findMany({
+    where: { OR: [{ walletAddress: wallet }, { operatorAddress: wallet }] },
+    orderBy: orderBy("desc"),
+    take: 100,
+  });
+  return withStats(db, rows);
+}
+
+const EMPTY_STATS: AgentStats = { ratingSum: 0, reviewCount: 0, completedJobs: 0 };
+
+async function withStats(db: Db, rows: Agent[]): Promise<AgentView[]> {
+  const stats = await agentStats(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toAgentView(row, stats.get(row.id) ?? EMPTY_STATS));
+}
+
+/** Rating and counts are computed from reviews and completed jobs, never stored. */
+async function agentStats(db: Db, agentIds: string[]): Promise<Map<string, AgentStats>> {
+  const stats = new Map<string, AgentStats>();
+  if (agentIds.length === 0) return stats;
+  const [reviews, completed] = await Promise.all([
+    db.review.groupBy({
+      by: ["agentId"],
+      where: { agentId: { in: agentIds } },
+      _sum: { rating: true },
+      _count: { _all: true },
+    }),
+    db.job.groupBy({
+      by: ["assignedAgentId"],
+      where: { assignedAgentId: { in: agentIds }, status: "completed" },
+      _count: { _all: true },
+    }),
+  ]);
+  const entry = (id: string) => {
+    let value = stats.get(id);
+    if (!value) stats.set(id, (value = { ...EMPTY_STATS }));
+    return value;
+  };
+  for (const group of reviews) {
+    const value = entry(group.agentId);
+    value.ratingSum = group._sum.rating ?? 0;
+    value.reviewCount = group._count._all;
+  }
+  for (const group of completed) {
+    if (group.assignedAgentId) entry(group.assignedAgentId).completedJobs = group._count._all;
+  }
+  return stats;
+}

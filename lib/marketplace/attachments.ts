@@ -1,0 +1,76 @@
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import { forbidden, invalid, notFound } from "@/lib/errors";
+import { type AttachmentInput, LIMITS } from "@/lib/validation";
+import { MAX_ID_LENGTH } from "./ids";
+import { operates } from "./lifecycle";
+
+export interface DecodedAttachment {
+  name: string;
+  size: number;
+  type: string;
+  data: Buffer;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Checks each attachment's `dataUrl` against its declared metadata: a base64 `data:` URL
+ * whose media type equals `type` and whose decoded length equals `size`; 5 MiB each and
+ * 10 MiB in all.
+ */
+export function decodeAttachments(inputs: AttachmentInput[]): DecodedAttachment[] {
+  let total = 0;
+  return inputs.map((input, index) => {
+    const label = `attachments.${index} (${input.name})`;
+    const match = /^data:([^,;]+)((?:;[^,;]+)*);base64,(.*)$/s.exec(input.dataUrl);
+    if (!match) throw invalid(`${label}: dataUrl must be a base64 data: URL`);
+    const [, mediaType = "", , payload = ""] = match;
+    if (mediaType.trim().toLowerCase() !== input.type) {
+      throw invalid(`${label}: dataUrl media type ${mediaType} does not match type ${input.type}`);
+    }
+    if (payload.length % 4 !== 0 || !BASE64.test(payload)) {
+      throw invalid(`${label}: dataUrl is not valid base64`);
+    }
+    const data = Buffer.from(payload, "base64");
+    if (data.length !== input.size) {
+      throw invalid(`${label}: decoded size ${data.length} does not match size ${input.size}`);
+    }
+    total += data.length;
+    if (total > LIMITS.attachmentsTotalBytes) {
+      throw invalid("attachments may be at most 10 MiB in all");
+    }
+    return { name: input.name, size: input.size, type: input.type, data };
+  });
+}
+
+export interface AttachmentDownload {
+  name: string;
+  type: string;
+  data: Uint8Array;
+}
+
+/** The bytes of a delivered file, for the job's poster and the assigned agent's wallets. */
+export async function getAttachmentForDownload(
+  db: Db,
+  caller: Address,
+  jobId: string,
+  attachmentId: string,
+): Promise<AttachmentDownload> {
+  const row =
+    attachmentId.length > MAX_ID_LENGTH || jobId.length > MAX_ID_LENGTH
+      ? null
+      : await db.attachment.findUnique({
+          where: { id: attachmentId },
+          include: { job: { include: { assignedAgent: true } } },
+        });
+  if (!row || row.jobId !== jobId)
+    throw notFound(`attachment ${attachmentId} not found on job ${jobId}`);
+  const agent = row.job.assignedAgent;
+  const allowed =
+    operates(caller, [row.job.posterAddress]) ||
+    (agent !== null && operates(caller, [agent.walletAddress, agent.operatorAddress]));
+  if (!allowed)
+    throw forbidden("only the job's poster and its assigned agent can download deliveries");
+  return { name: row.name, type: row.type, data: row.data };
+}

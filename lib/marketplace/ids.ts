@@ -1,0 +1,9 @@
+import { randomBytes } from "node:crypto";
+
+/** Opaque, URL-safe identifiers with a readable prefix: `job_3fK9...`. */
+export function newId(prefix: "job" | "prop" | "agent" | "rev" | "att" | "stl"): string {
+  return `${prefix}_${randomBytes(12).toString("base64url")}`;
+}
+
+/** Identifiers longer than this cannot exist; lookups short-circuit to 404. */
+export const MAX_ID_LENGTH = 64;

@@ -1,0 +1,106 @@
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import { conflict, isUniqueViolation, notFound } from "@/lib/errors";
+import type { Proposal } from "@/lib/generated/prisma/client";
+import { usdcToAtomic } from "@/lib/payments/money";
+import type { CreateProposalInput, ListProposalsQuery } from "@/lib/validation";
+import { getAgentRowOrThrow } from "./agents";
+import { MAX_ID_LENGTH, newId } from "./ids";
+import { assertAllowed, getJobRowOrThrow } from "./jobs";
+import { lockJobInStatus } from "./locks";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
+import { toProposalView } from "./serialize";
+import type { ProposalView } from "./types";
+
+export async function submitProposal(
+  db: Db,
+  caller: Address,
+  jobId: string,
+  input: CreateProposalInput,
+): Promise<ProposalView> {
+  const job = await getJobRowOrThrow(db, jobId);
+  const agent = await getAgentRowOrThrow(db, input.agentId);
+  assertAllowed("propose", job, caller, [agent.walletAddress, agent.operatorAddress]);
+  try {
+    const row = await db.$transaction(async (tx) => {
+      if (!(await lockJobInStatus(tx, jobId, "open", "share"))) {
+        throw conflict("cannot submit a proposal: the job is no longer open");
+      }
+      return tx.proposal.create({
+        data: {
+          id: newId("prop"),
+          jobId,
+          agentId: agent.id,
+          bidAtomic: usdcToAtomic(input.bidUsdc),
+          etaDays: input.etaDays,
+          message: input.message,
+        },
+      });
+    });
+    return toProposalView(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw conflict("this agent already has an active proposal on this job");
+    }
+    throw error;
+  }
+}
+
+export async function getProposalRowOrThrow(
+  db: Db,
+  jobId: string,
+  proposalId: string,
+): Promise<Proposal> {
+  const row =
+    proposalId.length > MAX_ID_LENGTH
+      ? null
+      : await db.proposal.findUnique({ where: { id: proposalId } });
+  // A proposal of another job is as unknown here as a missing one.
+  if (!row || row.jobId !== jobId)
+    throw notFound(`proposal ${proposalId} not found on job ${jobId}`);
+  return row;
+}
+
+export async function listProposals(
+  db: Db,
+  jobId: string,
+  query: ListProposalsQuery,
+): Promise<Page<ProposalView>> {
+  await getJobRowOrThrow(db, jobId);
+  const status =
+    query.status === "all"
+      ? {}
+      : query.status === "active"
+        ? { status: { not: "rejected" as const } }
+        : { status: query.status };
+  const rows = await db.proposal.findMany({
+    where: { jobId, ...status, ...afterCursor(decodeCursor(query.cursor), "asc") },
+    orderBy: orderBy("asc"),
+    take: query.limit + 1,
+  });
+  const page = toPage(rows, query.limit);
+  return { items: page.items.map(toProposalView), nextCursor: page.nextCursor };
+}
+
+export async function rejectProposal(
+  db: Db,
+  caller: Address,
+  jobId: string,
+  proposalId: string,
+): Promise<ProposalView> {
+  const job = await getJobRowOrThrow(db, jobId);
+  await getProposalRowOrThrow(db, jobId, proposalId);
+  assertAllowed("reject", job, caller);
+  const row = await db.$transaction(async (tx) => {
+    if (!(await lockJobInStatus(tx, jobId, "open", "share"))) {
+      throw conflict("cannot reject proposals: the job is no longer open");
+    }
+    const { count } = await tx.proposal.updateMany({
+      where: { id: proposalId, jobId, status: "pending" },
+      data: { status: "rejected" },
+    });
+    if (count !== 1) throw conflict("the proposal is not pending");
+    return tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
+  });
+  return toProposalView(row);
+}

@@ -1,0 +1,63 @@
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import { conflict, invalid, isUniqueViolation } from "@/lib/errors";
+import type { CreateReviewInput } from "@/lib/validation";
+import { getAgentRowOrThrow } from "./agents";
+import { newId } from "./ids";
+import { assertAllowed, getJobRowOrThrow } from "./jobs";
+import { lockJobInStatus } from "./locks";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
+import { toReviewView } from "./serialize";
+import type { ReviewView } from "./types";
+
+/** A poster's review of the assigned agent while the paid job is in progress. */
+export async function postReview(
+  db: Db,
+  caller: Address,
+  input: CreateReviewInput,
+): Promise<ReviewView> {
+  const job = await getJobRowOrThrow(db, input.jobId);
+  await getAgentRowOrThrow(db, input.agentId);
+  assertAllowed("review", job, caller);
+  if (!job.paymentTxHash) throw conflict("the job is not paid yet");
+  if (job.assignedAgentId !== input.agentId) {
+    throw invalid("agentId must be the agent assigned to this job");
+  }
+  try {
+    const row = await db.$transaction(async (tx) => {
+      // Holds off a concurrent deliver until this review is in (and vice versa).
+      if (!(await lockJobInStatus(tx, job.id, "in_progress", "share"))) {
+        throw conflict("cannot review this job: it is no longer in progress");
+      }
+      return tx.review.create({
+        data: {
+          id: newId("rev"),
+          agentId: input.agentId,
+          jobId: job.id,
+          reviewerAddress: caller,
+          rating: input.rating,
+          comment: input.comment,
+        },
+      });
+    });
+    return toReviewView(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict("you have already reviewed this job");
+    throw error;
+  }
+}
+
+export async function listReviews(
+  db: Db,
+  agentId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<Page<ReviewView>> {
+  await getAgentRowOrThrow(db, agentId);
+  const rows = await db.review.findMany({
+    where: { agentId, ...afterCursor(decodeCursor(page.cursor), "desc") },
+    orderBy: orderBy("desc"),
+    take: page.limit + 1,
+  });
+  const result = toPage(rows, page.limit);
+  return { items: result.items.map(toReviewView), nextCursor: result.nextCursor };
+}

@@ -1,0 +1,156 @@
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import { conflict, notFound } from "@/lib/errors";
+import { assertPaidFor } from "@/lib/payments/settlements";
+import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/validation";
+import { getAgentRowOrThrow } from "./agents";
+import { decodeAttachments } from "./attachments";
+import { newId } from "./ids";
+import { assertAllowed, getJobRowOrThrow, transitionJob } from "./jobs";
+import { getProposalRowOrThrow } from "./proposals";
+import { jobInclude, toJobView } from "./serialize";
+import type { JobView } from "./types";
+
+/**
+ * accept: open → in_progress, only with a settlement this server recorded for exactly this
+ * job and proposal. One transaction: the job, the accepted proposal, the other proposals.
+ */
+export async function acceptProposal(
+  db: Db,
+  caller: Address,
+  jobId: string,
+  input: AcceptInput,
+): Promise<JobView> {
+  const job = await getJobRowOrThrow(db, jobId);
+  const proposal = await getProposalRowOrThrow(db, jobId, input.proposalId);
+  assertAllowed(
+    "accept",
+    { ...job, status: isSameAcceptance(job, proposal.id, input.txHash) ? "open" : job.status },
+    caller,
+  );
+  // A retry of an accept that already went through answers the job unchanged.
+  if (isSameAcceptance(job, proposal.id, input.txHash)) return toJobView(job);
+  if (proposal.status !== "pending")
+    throw conflict(`the proposal is ${proposal.status}, not pending`);
+
+  const agent = await getAgentRowOrThrow(db, proposal.agentId);
+  await assertPaidFor(db, { job, proposal, agent, txHash: input.txHash });
+
+  const now = new Date();
+  const row = await db.$transaction(async (tx) => {
+    await transitionJob(tx, jobId, "open", {
+      status: "in_progress",
+      assignedAgentId: proposal.agentId,
+      acceptedProposalId: proposal.id,
+      paymentTxHash: input.txHash,
+      updatedAt: now,
+    });
+    const accepted = await tx.proposal.updateMany({
+      where: { id: proposal.id, jobId, status: "pending" },
+      data: { status: "accepted", updatedAt: now },
+    });
+    if (accepted.count !== 1) throw conflict("the proposal is no longer pending");
+    await tx.proposal.updateMany({
+      where: { jobId, status: "pending" },
+      data: { status: "rejected", updatedAt: now },
+    });
+    return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
+  });
+  return toJobView(row);
+}
+
+function isSameAcceptance(
+  job: { status: string; acceptedProposalId: string | null; paymentTxHash: string | null },
+  proposalId: string,
+  txHash: string,
+) {
+  return (
+    job.status === "in_progress" &&
+    job.acceptedProposalId === proposalId &&
+    job.paymentTxHash === txHash
+  );
+}
+
+/** deliver: in_progress → delivered, by the assigned agent's wallet or operator. */
+export async function deliverJob(
+  db: Db,
+  caller: Address,
+  jobId: string,
+  input: DeliverInput,
+): Promise<JobView> {
+  const job = await getJobRowOrThrow(db, jobId);
+  const agent = job.assignedAgentId
+    ? await db.agent.findUnique({ where: { id: job.assignedAgentId } })
+    : null;
+  assertAllowed("deliver", job, caller, agent ? [agent.walletAddress, agent.operatorAddress] : []);
+  const files = decodeAttachments(input.attachments);
+  const now = new Date();
+  const row = await db.$transaction(async (tx) => {
+    await transitionJob(tx, jobId, "in_progress", {
+      status: "delivered",
+      deliveredAt: now,
+      updatedAt: now,
+    });
+    if (files.length > 0) {
+      await tx.attachment.createMany({
+        data: files.map((file, index) => ({
+          id: newId("att"),
+          jobId,
+          name: file.name,
+          size: file.size,
+          type: file.type,
+          data: new Uint8Array(file.data),
+          // Keeps the given order when listed by createdAt.
+          createdAt: new Date(now.getTime() + index),
+        })),
+      });
+    }
+    return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
+  });
+  return toJobView(row);
+}
+
+/**
+ * complete: delivered → completed, by the poster. The optional rating/comment becomes the
+ * poster's review unless one exists; the poster's first completion earns the Verified badge.
+ */
+export async function completeJob(
+  db: Db,
+  caller: Address,
+  jobId: string,
+  input: CompleteInput,
+): Promise<JobView> {
+  const job = await getJobRowOrThrow(db, jobId);
+  assertAllowed("complete", job, caller);
+  if (!job.assignedAgentId) throw notFound("the job has no assigned agent");
+  const agentId = job.assignedAgentId;
+  const now = new Date();
+  const row = await db.$transaction(async (tx) => {
+    await transitionJob(tx, jobId, "delivered", {
+      status: "completed",
+      completedAt: now,
+      updatedAt: now,
+    });
+    if (input.rating !== undefined) {
+      await tx.review.createMany({
+        data: [
+          {
+            id: newId("rev"),
+            agentId,
+            jobId,
+            reviewerAddress: job.posterAddress,
+            rating: input.rating,
+            comment: input.comment ?? "",
+          },
+        ],
+        skipDuplicates: true,
+      });
+    }
+    await tx.wallet.updateMany({
+      where: { address: job.posterAddress, verified: false },
+      data: { verified: true, verifiedAt: now },
+    });
+    return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
+  });
+  return toJobView(row);
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { atomicToUsdc, hasUsdcPrecision, usdcToAtomic } from "./money";
+
+describe("USDC money conversion", () => {
+  it.each([
+    [1, 1_000_000n],
+    [0.1, 100_000n],
+    [0.3, 300_000n],
+    [0.000001, 1n],
+    [123.456789, 123_456_789n],
+    [1_000_000_000, 1_000_000_000_000_000n],
+    [19.99, 19_990_000n],
+  ])("%s USDC is %s atomic units and back", (usdc, atomic) => {
+    expect(usdcToAtomic(usdc)).toBe(atomic);
+    expect(atomicToUsdc(atomic)).toBe(usdc);
+  });
+
+  it.each([0.0000001, 1.1234567, Number.NaN, Number.POSITIVE_INFINITY])(
+    "refuses %s (more than 6 decimals or not finite)",
+    (value) => {
+      expect(hasUsdcPrecision(value)).toBe(false);
+      expect(() => usdcToAtomic(value)).toThrow(RangeError);
+    },
+  );
+
+  it("has no float drift on sums done in atomic units", () => {
+    expect(atomicToUsdc(usdcToAtomic(0.1) + usdcToAtomic(0.2))).toBe(0.3);
+  });
+});

@@ -1,0 +1,76 @@
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import { paymentRequired } from "@/lib/errors";
+import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
+
+/**
+ * The settlement ledger: the one record of money that moved for a job. At most one
+ * pending-or-succeeded row per job is enforced by the database (settlements_one_live_per_job).
+ */
+
+export interface SettlementClaim {
+  jobId: string;
+  proposalId: string;
+  payer: Address;
+  payTo: Address;
+  amountAtomic: bigint;
+  network: string;
+  asset: Address;
+  authorizationNonce: string;
+  validBefore: bigint;
+}
+
+/** The succeeded settlement for exactly this job, proposal and hash, if any. */
+export async function findSucceededSettlement(
+  db: Db | Prisma.TransactionClient,
+  where: { jobId: string; proposalId: string; txHash: string },
+): Promise<Settlement | null> {
+  return db.settlement.findFirst({
+    where: {
+      jobId: where.jobId,
+      proposalId: where.proposalId,
+      txHash: where.txHash.toLowerCase(),
+      status: "succeeded",
+    },
+  });
+}
+
+export async function liveSettlementForJob(
+  db: Db | Prisma.TransactionClient,
+  jobId: string,
+): Promise<Settlement | null> {
+  return db.settlement.findFirst({ where: { jobId, status: { in: ["pending", "succeeded"] } } });
+}
+
+/**
+ * Accept's payment check: `txHash` must be a succeeded settlement recorded by this server
+ * for exactly this job and proposal, paid by the poster to the agent's wallet for the bid.
+ * (With a reachable chain the receipt is checked too: see assertReceiptMatches.)
+ */
+export async function assertPaidFor(
+  db: Db,
+  facts: {
+    job: { id: string; posterAddress: string };
+    proposal: { id: string; bidAtomic: bigint };
+    agent: { walletAddress: string };
+    txHash: string;
+  },
+): Promise<Settlement> {
+  const settlement = await findSucceededSettlement(db, {
+    jobId: facts.job.id,
+    proposalId: facts.proposal.id,
+    txHash: facts.txHash,
+  });
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  if (
+    !settlement ||
+    !same(settlement.payer, facts.job.posterAddress) ||
+    !same(settlement.payTo, facts.agent.walletAddress) ||
+    settlement.amountAtomic !== facts.proposal.bidAtomic
+  ) {
+    throw paymentRequired(
+      "txHash is not a successful settlement of this job and proposal; pay through POST /api/jobs/:id/settle?proposalId=... first",
+    );
+  }
+  return settlement;
+}

@@ -1,0 +1,36 @@
+// npm run dev: embedded database (migrated, demo data on first run), the local chain when
+// settling locally, then `next dev` on http://localhost:3000.
+import { getConfig } from "@/lib/config";
+import { openDatabase } from "@/lib/db/client";
+import { migrateTarget } from "@/lib/db/setup";
+import { describeTarget, resolveDbTarget } from "@/lib/db/target";
+import { seedDemoData } from "@/lib/dev/seed";
+import { nextBin, run } from "./run";
+import { startDevChain } from "./dev-chain";
+
+async function main() {
+  const config = getConfig();
+  const target = resolveDbTarget(config);
+  console.log(`Database: ${describeTarget(target)}`);
+  const migrated = await migrateTarget(target, (line) => console.log(`  ${line}`));
+
+  if (target.kind === "pglite" && migrated.applied.length > 0 && process.env.SEED !== "false") {
+    const open = await openDatabase(target);
+    try {
+      const counts = await seedDemoData(open.db);
+      console.log(`Demo data: ${counts.agents} agents, ${counts.jobs} jobs.`);
+    } finally {
+      await open.close();
+    }
+  }
+
+  const chain = config.SETTLEMENT_NETWORK === "local" ? await startDevChain() : undefined;
+  const code = await run(nextBin, ["dev", ...process.argv.slice(2)], { env: process.env });
+  await chain?.stop();
+  process.exit(code);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

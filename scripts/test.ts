@@ -1,0 +1,90 @@
+// npm test: builds the production app once, then runs every suite against real databases,
+// real HTTP and the local chain: Vitest (unit, integration, HTTP) and Playwright (browser).
+// SKIP_BUILD=1 reuses an existing build; TEST_DATABASE_URL adds the PostgreSQL runs.
+import fs from "node:fs";
+import path from "node:path";
+import { nextBin, run } from "./run";
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+async function main() {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const reportDir = path.resolve("test-results");
+  fs.mkdirSync(reportDir, { recursive: true });
+
+  if (process.env.SKIP_BUILD !== "1") {
+    console.log("\n› next build");
+    const code = await run(nextBin, ["build"], { env });
+    if (code !== 0) return code;
+  }
+
+  console.log("\n› vitest run");
+  const vitestReport = path.join(reportDir, "vitest.json");
+  const vitestCode = await run(
+    "node_modules/.bin/vitest",
+    [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestReport}`,
+      ...process.argv.slice(2),
+    ],
+    { env },
+  );
+
+  let playwrightCode = 0;
+  let playwright: Counts | undefined;
+  const hasE2e =
+    fs.existsSync("e2e") && fs.readdirSync("e2e").some((file) => file.endsWith(".spec.ts"));
+  if (hasE2e && process.env.SKIP_E2E !== "1") {
+    console.log("\n› playwright test");
+    const playwrightReport = path.join(reportDir, "playwright.json");
+    playwrightCode = await run("node_modules/.bin/playwright", ["test", "--reporter=list,json"], {
+      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    });
+    playwright = readPlaywright(playwrightReport);
+  }
+
+  const vitest = readVitest(vitestReport);
+  console.log("");
+  if (vitest)
+    console.log(
+      `vitest: ${vitest.passed} passed, ${vitest.failed} failed, ${vitest.skipped} skipped`,
+    );
+  if (playwright)
+    console.log(
+      `playwright: ${playwright.passed} passed, ${playwright.failed} failed, ${playwright.skipped} skipped`,
+    );
+  const all = [vitest, playwright].filter(Boolean) as Counts[];
+  const sum = (key: keyof Counts) => all.reduce((total, counts) => total + counts[key], 0);
+  console.log(`${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped`);
+  return vitestCode !== 0 ? vitestCode : playwrightCode;
+}
+
+function readVitest(file: string): Counts | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
+}
+
+function readPlaywright(file: string): Counts | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const stats = JSON.parse(fs.readFileSync(file, "utf8")).stats;
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
