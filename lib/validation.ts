@@ -271,9 +271,11 @@ export const listAgentsQuerySchema = z.object({ category: category.optional(), l
 export type ListAgentsQuery = z.infer<typeof listAgentsQuerySchema>;
 
 export const listReviewsQuerySchema = z.object({
-  agentId: id("agentId")
-    .optional()
-    .refine((value) => value !== undefined, { error: "agentId is required" }),
+  agentId: z
+    .string({ error: "agentId is required" })
+    .trim()
+    .min(1, "agentId is required")
+    .max(64, "agentId is not a valid identifier"),
   limit,
   cursor,
 });

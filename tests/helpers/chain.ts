@@ -2,7 +2,7 @@
 // 127.0.0.1, chain id 31337, the deterministic wallet, TestUSDC deployed and the demo
 // accounts funded exactly as `npm run chain` does.
 import ganache from "ganache";
-import { deployLocalChain, LOCAL_CHAIN_ID } from "@/lib/payments/local-chain";
+import { deployLocalChain, localGanacheOptions } from "@/lib/payments/local-chain";
 
 export interface TestChain {
   rpcUrl: string;
@@ -10,19 +10,15 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-export function ganacheOptions(options: { dbPath?: string } = {}) {
-  return {
-    chain: { chainId: LOCAL_CHAIN_ID },
-    wallet: { deterministic: true, defaultBalance: 10_000 },
-    logging: { quiet: true },
-    miner: { instamine: "eager" as const },
-    ...(options.dbPath ? { database: { dbPath: options.dbPath } } : {}),
-  };
-}
-
-export async function startTestChain(options: { deploy?: boolean } = {}): Promise<TestChain> {
-  const server = ganache.server(ganacheOptions());
-  await server.listen(0, "127.0.0.1");
+/**
+ * `port`: 0 (default) picks a free one; give a fixed one when the URL must be known before the
+ * chain starts (e.g. a Playwright webServer env). `deploy: false` leaves the chain empty.
+ */
+export async function startTestChain(
+  options: { port?: number; deploy?: boolean } = {},
+): Promise<TestChain> {
+  const server = ganache.server(localGanacheOptions());
+  await server.listen(options.port ?? 0, "127.0.0.1");
   const { port } = server.address();
   const rpcUrl = `http://127.0.0.1:${port}`;
   let stopped = false;

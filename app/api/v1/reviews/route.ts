@@ -6,7 +6,7 @@ import { createReviewSchema, listReviewsQuerySchema } from "@/lib/validation";
 
 export const GET = route({}, async ({ query }) => {
   const { agentId, ...page } = query(listReviewsQuerySchema);
-  return okPage(await listReviews(await getDb(), agentId!, page));
+  return okPage(await listReviews(await getDb(), agentId, page));
 });
 
 export const POST = route({ auth: true, rateLimit: "write" }, async ({ wallet, body }) =>

@@ -1,0 +1,21 @@
+// One viem public client per process for the configured settlement network (receipts,
+// authorizationState, logs).
+import { createPublicClient, http, type PublicClient } from "viem";
+import { getSettlementNetwork, type SettlementNetwork } from "./network";
+
+export function createChainClient(
+  settlement: Pick<SettlementNetwork, "name" | "chain" | "rpcUrl">,
+): PublicClient {
+  return createPublicClient({
+    chain: settlement.chain,
+    transport: http(settlement.rpcUrl),
+    // ganache mines instantly; Base makes a block every 2 s.
+    pollingInterval: settlement.name === "local" ? 100 : 1_000,
+  });
+}
+
+export function getChainClient(): PublicClient {
+  const cache = globalThis as typeof globalThis & { __settlementChainClient?: PublicClient };
+  cache.__settlementChainClient ??= createChainClient(getSettlementNetwork());
+  return cache.__settlementChainClient;
+}

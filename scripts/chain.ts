@@ -1,0 +1,125 @@
+// npm run chain [-- --port N]: the local settlement chain for development.
+// ganache (chain id 31337, deterministic wallet) on 127.0.0.1:8545 (CHAIN_PORT or --port),
+// state kept in .data/chain across restarts; deploys TestUSDC and funds the demo accounts on
+// first start. Stops on Ctrl-C / SIGTERM.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import ganache from "ganache";
+import { getConfig } from "@/lib/config";
+import {
+  DEMO_ACCOUNTS,
+  DEPLOYER_ADDRESS,
+  LOCAL_CHAIN_ID,
+  LOCAL_FACILITATOR_ADDRESS,
+  LOCAL_TOKEN_ADDRESS,
+  deployLocalChain,
+  localGanacheOptions,
+} from "@/lib/payments/local-chain";
+import { atomicToUsdc } from "@/lib/payments/money";
+
+const HOST = "127.0.0.1";
+const DB_PATH = path.resolve(__dirname, "..", ".data", "chain");
+
+function portFromArgs(argv: string[]): number | undefined {
+  const index = argv.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
+  if (index === -1) return undefined;
+  const arg = argv[index] ?? "";
+  const raw = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[index + 1];
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new Error(`--port needs a port number, got ${raw ?? "nothing"}`);
+  }
+  return port;
+}
+
+/** The chain id of whatever answers JSON-RPC at `rpcUrl`, or undefined if nothing does. */
+async function probeChainId(rpcUrl: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(2_000),
+    });
+    const body = (await response.json()) as { result?: string };
+    return body.result ? Number(body.result) : NaN;
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code === "ECONNREFUSED") return undefined;
+    return NaN; // something answers, but not JSON-RPC
+  }
+}
+
+async function printSummary(rpcUrl: string, deployed: boolean) {
+  console.log(`Local chain ${LOCAL_CHAIN_ID} at ${rpcUrl}`);
+  console.log(
+    `  TestUSDC (tUSDC, EIP-712 "USD Coin Local" v2): ${LOCAL_TOKEN_ADDRESS}${deployed ? " (deployed now)" : ""}`,
+  );
+  console.log(`  deployer / faucet minter (account 0): ${DEPLOYER_ADDRESS}`);
+  console.log(`  facilitator gas payer (account 1):    ${LOCAL_FACILITATOR_ADDRESS}`);
+  console.log(
+    `  demo wallets (accounts 2-9), funded with ${atomicToUsdc(10_000_000_000n)} tUSDC at deployment:`,
+  );
+  for (const account of DEMO_ACCOUNTS) console.log(`    ${account.index}: ${account.address}`);
+  console.log(
+    "  Their private keys are ganache's well-known deterministic ones (mnemonic " +
+      '"myth like bonus scare ..."): test funds only, never use them elsewhere.',
+  );
+}
+
+async function main() {
+  const port = portFromArgs(process.argv.slice(2)) ?? getConfig().CHAIN_PORT;
+  const rpcUrl = `http://${HOST}:${port}`;
+
+  const existing = await probeChainId(rpcUrl);
+  if (existing !== undefined) {
+    if (existing !== LOCAL_CHAIN_ID) {
+      console.error(
+        `Port ${port} is taken by something else (${Number.isNaN(existing) ? "not a JSON-RPC node" : `chain id ${existing}`}). ` +
+          "Stop it or use --port / CHAIN_PORT.",
+      );
+      process.exit(1);
+    }
+    console.log(`A chain with id ${LOCAL_CHAIN_ID} already answers at ${rpcUrl}: using it.`);
+    const result = await deployLocalChain(rpcUrl);
+    await printSummary(rpcUrl, result.deployed);
+    process.exit(0);
+  }
+
+  mkdirSync(DB_PATH, { recursive: true });
+  // ganache reports a locked database as an unhandled 'error' event.
+  process.on("uncaughtException", (error) => {
+    if (error.message.includes("LOCK")) {
+      console.error(`Another process is using ${DB_PATH} (npm run chain on another port?).`);
+    } else {
+      console.error(error);
+    }
+    process.exit(1);
+  });
+  const server = ganache.server(localGanacheOptions({ dbPath: DB_PATH }));
+  await server.listen(port, HOST);
+  const result = await deployLocalChain(rpcUrl);
+  await printSummary(rpcUrl, result.deployed);
+  console.log(`State is kept in ${path.relative(process.cwd(), DB_PATH)}. Ctrl-C to stop.`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping the chain...`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
