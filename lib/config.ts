@@ -59,8 +59,16 @@ const envSchema = z.object({
     .pipe(z.number({ error: "must be a port number" }).int().min(1).max(65_535)),
   RATE_LIMIT_WRITES_PER_MINUTE: perMinute(120),
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(30),
+  // A settlement left pending longer than this (a crash between the on-chain transfer and
+  // our record) is checked against the chain before anyone may pay for the job again.
+  SETTLEMENT_RECONCILE_AFTER_SECONDS: optionalString
+    .transform((value) => (value === undefined ? 60 : Number(value)))
+    .pipe(z.number({ error: "must be a number of seconds" }).int().min(0).max(86_400)),
   TRUST_PROXY: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   ENABLE_TEST_HOOKS: optionalString.pipe(z.enum(["true", "false"]).default("false")),
+  // Test builds only (with ENABLE_TEST_HOOKS): the process dies right after the on-chain
+  // settle, before the hash is recorded, to prove crash recovery.
+  TEST_CRASH_AFTER_SETTLE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
 });
 

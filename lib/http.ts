@@ -173,6 +173,16 @@ function allowedOrigins(req: NextRequest): Set<string> {
   return origins;
 }
 
+/** The URL the client used (APP_URL's origin when set): Next's nextUrl reports its own host. */
+export function publicUrl(req: NextRequest): string {
+  const { APP_URL, TRUST_PROXY } = getConfig();
+  const proto =
+    (TRUST_PROXY === "true" ? req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined) ??
+    req.nextUrl.protocol.replace(":", "");
+  const origin = APP_URL ? new URL(APP_URL).origin : `${proto}://${requestHost(req) ?? req.nextUrl.host}`;
+  return `${origin}${req.nextUrl.pathname}${req.nextUrl.search}`;
+}
+
 /** Hosts a SIWE message's `domain` may name. */
 export function allowedSiweDomains(req: Request): string[] {
   const domains = new Set<string>();

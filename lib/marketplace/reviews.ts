@@ -61,3 +61,13 @@ export async function listReviews(
   const result = toPage(rows, page.limit);
   return { items: result.items.map(toReviewView), nextCursor: result.nextCursor };
 }
+
+/** Reviews of one job (at most one per reviewer wallet), newest first: for the job page. */
+export async function listReviewsForJob(db: Db, jobId: string): Promise<ReviewView[]> {
+  const rows = await db.review.findMany({
+    where: { jobId },
+    orderBy: orderBy("desc"),
+    take: 20,
+  });
+  return rows.map(toReviewView);
+}

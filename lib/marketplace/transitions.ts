@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { conflict, notFound } from "@/lib/errors";
-import { assertPaidFor } from "@/lib/payments/settlements";
+import { assertPaidFor } from "@/lib/payments/payment-proof";
 import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/validation";
 import { getAgentRowOrThrow } from "./agents";
 import { decodeAttachments } from "./attachments";

@@ -8,7 +8,7 @@ export function createChainClient(
 ): PublicClient {
   return createPublicClient({
     chain: settlement.chain,
-    transport: http(settlement.rpcUrl),
+    transport: http(settlement.rpcUrl, { retryCount: 1, timeout: 15_000 }),
     // ganache mines instantly; Base makes a block every 2 s.
     pollingInterval: settlement.name === "local" ? 100 : 1_000,
   });

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, isUniqueViolation, paymentRequired } from "@/lib/errors";
+import { conflict, isUniqueViolation } from "@/lib/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/marketplace/ids";
 
@@ -41,39 +41,6 @@ export async function liveSettlementForJob(
   jobId: string,
 ): Promise<Settlement | null> {
   return db.settlement.findFirst({ where: { jobId, status: { in: ["pending", "succeeded"] } } });
-}
-
-/**
- * Accept's payment check: `txHash` must be a succeeded settlement recorded by this server
- * for exactly this job and proposal, paid by the poster to the agent's wallet for the bid.
- * (With a reachable chain the receipt is checked too: see assertReceiptMatches.)
- */
-export async function assertPaidFor(
-  db: Db,
-  facts: {
-    job: { id: string; posterAddress: string };
-    proposal: { id: string; bidAtomic: bigint };
-    agent: { walletAddress: string };
-    txHash: string;
-  },
-): Promise<Settlement> {
-  const settlement = await findSucceededSettlement(db, {
-    jobId: facts.job.id,
-    proposalId: facts.proposal.id,
-    txHash: facts.txHash,
-  });
-  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  if (
-    !settlement ||
-    !same(settlement.payer, facts.job.posterAddress) ||
-    !same(settlement.payTo, facts.agent.walletAddress) ||
-    settlement.amountAtomic !== facts.proposal.bidAtomic
-  ) {
-    throw paymentRequired(
-      "txHash is not a successful settlement of this job and proposal; pay through POST /api/jobs/:id/settle?proposalId=... first",
-    );
-  }
-  return settlement;
 }
 
 /**

@@ -1,0 +1,13 @@
+import type { Address } from "viem";
+import { notFound } from "@/lib/errors";
+import { mintTestUsdc } from "./local-chain";
+import { usdcToAtomic } from "./money";
+import { getSettlementNetwork } from "./network";
+
+/** Mints test USDC on the local chain; on any other network the faucet does not exist. */
+export async function requestTestUsdc(input: { address: Address; amountUsdc: number }) {
+  const network = getSettlementNetwork();
+  if (network.name !== "local") throw notFound("no such API endpoint");
+  const txHash = await mintTestUsdc(network.rpcUrl, input.address, usdcToAtomic(input.amountUsdc), network.asset);
+  return { txHash };
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from "node:crypto";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import { x402Client } from "@x402/core/client";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { createPublicClient, getAddress, http, type LocalAccount, toHex } from "viem";
+import { testUsdcAbi } from "@/lib/payments/contracts";
+import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/lib/payments/local-chain";
+
+/** A payer as the README shows one: @x402/fetch with spend controls naming our token. */
+export function payingFetch(account: LocalAccount) {
+  return wrapFetchWithPayment(
+    fetch,
+    x402Client.fromConfig({
+      schemes: [{ network: LOCAL_NETWORK, client: new ExactEvmScheme(account) }],
+      spendControls: {
+        allowedAssets: [{ network: LOCAL_NETWORK, asset: LOCAL_TOKEN_ADDRESS, maxAmountPerPayment: "1000000000000" }],
+      },
+    }),
+  );
+}
+
+export async function fetchChallenge(url: string): Promise<{ status: number; body: any; paymentRequired: PaymentRequired }> {
+  const response = await fetch(url, { method: "POST" });
+  const header = response.headers.get("payment-required");
+  return {
+    status: response.status,
+    body: await response.json(),
+    paymentRequired: header ? decodePaymentRequiredHeader(header) : (undefined as never),
+  };
+}
+
+type Authorization = { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string };
+
+/**
+ * Signs an EIP-3009 authorization for the challenge by hand, so tests can break it on
+ * purpose: `signed` changes the terms that are signed, `sent` the terms that are sent.
+ */
+export async function signPaymentHeader(
+  account: LocalAccount,
+  paymentRequired: PaymentRequired,
+  options: { signed?: Partial<Authorization>; sent?: Partial<Authorization>; accepted?: Record<string, unknown> } = {},
+): Promise<string> {
+  const requirements = paymentRequired.accepts[0]!;
+  const now = Math.floor(Date.now() / 1000);
+  const base: Authorization = {
+    from: account.address,
+    to: requirements.payTo,
+    value: requirements.amount,
+    validAfter: "0",
+    validBefore: String(now + requirements.maxTimeoutSeconds),
+    nonce: toHex(randomBytes(32)),
+  };
+  const signed = { ...base, ...options.signed };
+  const extra = requirements.extra as { name: string; version: string };
+  const signature = await account.signTypedData({
+    domain: { name: extra.name, version: extra.version, chainId: LOCAL_CHAIN_ID, verifyingContract: getAddress(requirements.asset) },
+    types: {
+      TransferWithAuthorization: [
+        { name: "from", type: "address" },
+        { name: "to", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "validAfter", type: "uint256" },
+        { name: "validBefore", type: "uint256" },
+        { name: "nonce", type: "bytes32" },
+      ],
+    },
+    primaryType: "TransferWithAuthorization",
+    message: {
+      from: getAddress(signed.from),
+      to: getAddress(signed.to),
+      value: BigInt(signed.value),
+      validAfter: BigInt(signed.validAfter),
+      validBefore: BigInt(signed.validBefore),
+      nonce: signed.nonce as `0x${string}`,
+    },
+  });
+  return encodePaymentSignatureHeader({
+    x402Version: 2,
+    resource: paymentRequired.resource,
+    accepted: { ...requirements, ...options.accepted },
+    payload: { authorization: { ...signed, ...options.sent }, signature },
+  });
+}
+
+export function tokenReader(rpcUrl: string) {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  return {
+    balanceOf: (address: string) =>
+      client.readContract({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, functionName: "balanceOf", args: [getAddress(address)] }) as Promise<bigint>,
+    transfersTo: async (address: string) =>
+      (await client.getContractEvents({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, eventName: "Transfer", args: { to: getAddress(address) }, fromBlock: 0n })).length,
+    authorizationTx: async (authorizer: string) =>
+      (await client.getContractEvents({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, eventName: "AuthorizationUsed", args: { authorizer: getAddress(authorizer) }, fromBlock: 0n })).map((log) => log.transactionHash),
+  };
+}
