@@ -1,4 +1,56 @@
-// Placeholder until the local chain lands (issue 4): nothing to start yet.
-export async function startDevChain(): Promise<{ stop(): Promise<void> } | undefined> {
-  return undefined;
+import { spawn } from "node:child_process";
+import { getSettlementNetwork } from "@/lib/payments/network";
+import { tsxBin } from "./run";
+
+/**
+ * For `npm run dev`: the local chain (`npm run chain`) as a child process, unless one is
+ * already answering at CHAIN_RPC_URL. Resolves once the RPC is ready and the token deployed.
+ */
+export async function startDevChain(): Promise<{ stop(): Promise<void> }> {
+  const { rpcUrl } = getSettlementNetwork();
+  if (await rpcAnswers(rpcUrl)) {
+    console.log(`Local chain already running at ${rpcUrl}`);
+    return { stop: async () => {} };
+  }
+  const port = new URL(rpcUrl).port || "8545";
+  const child = spawn(tsxBin, ["scripts/chain.ts", "--port", port], { stdio: ["ignore", "inherit", "inherit"] });
+  const deadline = Date.now() + 60_000;
+  while (!(await tokenDeployed(rpcUrl))) {
+    if (child.exitCode !== null) throw new Error("the local chain did not start (see above)");
+    if (Date.now() > deadline) throw new Error(`the local chain did not answer at ${rpcUrl} within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return { stop };
+}
+
+async function rpc(rpcUrl: string, method: string, params: unknown[]) {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(2_000),
+  });
+  return ((await response.json()) as { result?: unknown }).result;
+}
+
+async function rpcAnswers(rpcUrl: string) {
+  try {
+    return (await rpc(rpcUrl, "eth_chainId", [])) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+async function tokenDeployed(rpcUrl: string) {
+  try {
+    const code = await rpc(rpcUrl, "eth_getCode", [getSettlementNetwork().asset, "latest"]);
+    return typeof code === "string" && code.length > 2;
+  } catch {
+    return false;
+  }
 }

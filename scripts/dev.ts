@@ -25,6 +25,7 @@ async function main() {
   }
 
   const chain = config.SETTLEMENT_NETWORK === "local" ? await startDevChain() : undefined;
+  console.log("Starting the app on http://localhost:3000 …");
   const code = await run(nextBin, ["dev", ...process.argv.slice(2)], { env: process.env });
   await chain?.stop();
   process.exit(code);

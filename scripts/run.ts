@@ -3,7 +3,9 @@ import { spawn, type SpawnOptions } from "node:child_process";
 /** Runs a command with inherited output; resolves with its exit code. */
 export function run(command: string, args: string[], options: SpawnOptions = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: "inherit", ...options });
+    // Next.js telemetry is a call to a third party: off unless the user turns it on.
+    const env = { NEXT_TELEMETRY_DISABLED: "1", ...(options.env ?? process.env) };
+    const child = spawn(command, args, { stdio: "inherit", ...options, env });
     child.on("error", reject);
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });

@@ -1,5 +1,5 @@
-import { mnemonicToAccount } from "viem/accounts";
 import type { Db } from "@/lib/db/client";
+import { GANACHE_ADDRESSES } from "@/lib/payments/local-chain";
 import { usdcToAtomic } from "@/lib/payments/money";
 import type { Category } from "@/lib/validation";
 
