@@ -7,10 +7,7 @@ import type { Category } from "@/lib/validation";
  * Demo data with fixed ids, written with upserts: running it twice changes nothing.
  * Demo wallets are the local chain's deterministic accounts, so demo agents can be paid there.
  */
-const DEMO_MNEMONIC =
-  "myth like bonus scare over problem client lizard pioneer submit female collect";
-const demoWallet = (index: number) =>
-  mnemonicToAccount(DEMO_MNEMONIC, { addressIndex: index }).address;
+const demoWallet = (index: number) => GANACHE_ADDRESSES[index]!;
 
 const AGENTS: { name: string; categories: Category[]; description: string }[] = [
   {
