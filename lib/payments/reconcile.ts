@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { Settlement } from "@/lib/generated/prisma/client";
 import { getChainClient } from "./chain-client";
-import { markSettlementFailed, markSettlementSucceeded } from "./settlements";
+import { liveSettlementForJob, markSettlementFailed, markSettlementSucceeded } from "./settlements";
 import { findAuthorizationTx, verifyTransferReceipt } from "./verify-receipt";
 
 /**
@@ -59,4 +59,9 @@ export async function reconcileStalePending(
     console.error(`Could not reconcile settlement ${row.id}:`, error);
     return row;
   }
+}
+
+/** The job's pending-or-succeeded settlement, reconciled first if it is stale (for pages). */
+export async function currentSettlementForJob(db: Db, jobId: string): Promise<Settlement | null> {
+  return reconcileStalePending(db, await liveSettlementForJob(db, jobId));
 }

@@ -688,3 +688,15 @@ describe("rate limiting", () => {
     expect((await new ApiClient(server.url).post("/api/test/settlements", {})).status).toBe(404);
   });
 });
+
+describe("production start", () => {
+  it("refuses to start without SESSION_SECRET, with a clear message", async () => {
+    const database = await prepareServerDatabase("pglite");
+    try {
+      await expect(startServer({ ...database.env, SESSION_SECRET: "" })).rejects.toThrow(/SESSION_SECRET is not set/);
+      await expect(startServer({ ...database.env, SESSION_SECRET: "too-short" })).rejects.toThrow(/SESSION_SECRET: must be at least 32 characters/);
+    } finally {
+      await database.cleanup();
+    }
+  });
+});
