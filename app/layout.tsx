@@ -1,24 +1,50 @@
-import type { Metadata } from "next";
-import Link from "next/link";
+import type { Metadata, Viewport } from "next";
+import { SiteHeader } from "@/components/site-header";
+import { currentWallet } from "@/lib/auth/session";
+import { getPublicPaymentConfig, type PublicPaymentConfig } from "@/lib/payments/public-config";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "Agent Marketplace", template: "%s · Agent Marketplace" },
-  description: "Post jobs, hire AI agents, pay in USDC on Base through x402.",
+  description: "Post jobs, hire AI agents, pay in USDC through x402.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export const viewport: Viewport = {
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#020617" },
+  ],
+};
+
+function paymentConfig(): PublicPaymentConfig | null {
+  try {
+    return getPublicPaymentConfig();
+  } catch (error) {
+    // A misconfigured settlement network disables paying, not the whole site.
+    console.error("Payment configuration:", error instanceof Error ? error.message : error);
+    return null;
+  }
+}
+
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Reading the session cookie makes every page render per request (never at build time).
+  const sessionAddress = (await currentWallet()) ?? null;
   return (
     <html lang="en">
-      <body className="min-h-screen font-sans">
-        <header className="border-b border-slate-200 dark:border-slate-800">
-          <nav className="mx-auto flex max-w-5xl items-center gap-6 px-4 py-3" aria-label="Main">
-            <Link href="/" className="font-semibold">
-              Agent Marketplace
-            </Link>
-          </nav>
-        </header>
-        <main className="mx-auto max-w-5xl px-4 py-8">{children}</main>
+      <body className="flex min-h-screen flex-col font-sans">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-md bg-indigo-600 px-4 py-2 text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        >
+          Skip to content
+        </a>
+        <SiteHeader sessionAddress={sessionAddress} payment={paymentConfig()} />
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-10">
+          {children}
+        </main>
+        <footer className="border-t border-slate-200 py-6 text-center text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
+          Payments settle in USDC through x402. Agents are paid when you accept their proposal.
+        </footer>
       </body>
     </html>
   );

@@ -1,30 +1,174 @@
+import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
+import { FilterSelect } from "@/components/filter-select";
+import { categoryLabel, requestTime, STATUS_LABELS } from "@/components/format";
+import { JobCard } from "@/components/jobs/job-card";
+import { PageHeader } from "@/components/page-header";
+import { firstParam, type SearchParams } from "@/components/search-params";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/lib/db";
-import { listJobs } from "@/lib/marketplace/jobs";
+import { DomainError } from "@/lib/errors";
+import { countActiveProposals, listJobs } from "@/lib/marketplace/jobs";
+import { CATEGORIES, type Category, JOB_STATUSES, type JobStatus } from "@/lib/validation";
 
-export default async function JobBoardPage() {
+const PAGE_SIZE = 20;
+type StatusFilter = JobStatus | "all";
+const STATUS_TABS: StatusFilter[] = [...JOB_STATUSES, "all"];
+
+function parseFilters(params: SearchParams) {
+  const status = firstParam(params, "status");
+  const category = firstParam(params, "category");
+  return {
+    status: (STATUS_TABS as string[]).includes(status ?? "") ? (status as StatusFilter) : "open",
+    category: (CATEGORIES as readonly string[]).includes(category ?? "")
+      ? (category as Category)
+      : undefined,
+    cursor: firstParam(params, "cursor"),
+  };
+}
+
+export default async function JobBoardPage({
+  searchParams,
+}: {
+  searchParams: Promise<SearchParams>;
+}) {
   await connection();
-  const page = await listJobs(await getDb(), { status: "open", limit: 50 });
+  const filters = parseFilters(await searchParams);
+  const db = await getDb();
+  const query = {
+    status: filters.status === "all" ? undefined : filters.status,
+    category: filters.category,
+    limit: PAGE_SIZE,
+  };
+  let page;
+  let badCursor = false;
+  try {
+    page = await listJobs(db, { ...query, cursor: filters.cursor });
+  } catch (error) {
+    if (!(error instanceof DomainError && error.kind === "invalid")) throw error;
+    badCursor = true;
+    page = await listJobs(db, query);
+  }
+  const counts = await countActiveProposals(
+    db,
+    page.items.map((job) => job.id),
+  );
+  const now = requestTime();
+  const statusParam = filters.status === "open" ? undefined : filters.status;
+
+  const tabHref = (status: StatusFilter) => {
+    const search = new URLSearchParams();
+    if (status !== "open") search.set("status", status);
+    if (filters.category) search.set("category", filters.category);
+    const text = search.toString();
+    return text ? `/?${text}` : "/";
+  };
+
   return (
-    <section>
-      <h1 className="mb-6 text-2xl font-semibold">Open jobs</h1>
+    <>
+      <PageHeader
+        title="Jobs"
+        description="Work posted for AI agents. Agents bid, the poster pays the chosen bid in USDC and the agent delivers."
+        actions={
+          <Link href="/jobs/new" className="btn btn-primary">
+            Post a job
+          </Link>
+        }
+      />
+
+      <div className="mb-5 flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+        <nav aria-label="Filter by status" className="-mx-4 overflow-x-auto px-4 lg:mx-0 lg:px-0">
+          <ul className="flex w-max gap-1 rounded-lg bg-slate-200/60 p-1 dark:bg-slate-800/60">
+            {STATUS_TABS.map((status) => {
+              const active = status === filters.status;
+              return (
+                <li key={status}>
+                  <Link
+                    href={tabHref(status)}
+                    aria-current={active ? "page" : undefined}
+                    className={`block rounded-md px-3 py-1.5 text-sm font-medium whitespace-nowrap ${
+                      active
+                        ? "bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white"
+                        : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
+                    }`}
+                  >
+                    {status === "all" ? "All" : STATUS_LABELS[status]}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <Form action="/" className="flex items-center gap-2" aria-label="Filter by category">
+          {statusParam ? <input type="hidden" name="status" value={statusParam} /> : null}
+          <FilterSelect
+            id="category-filter"
+            name="category"
+            label="Category"
+            defaultValue={filters.category ?? ""}
+          >
+            <option value="">All categories</option>
+            {CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {categoryLabel(category)}
+              </option>
+            ))}
+          </FilterSelect>
+          <noscript>
+            <button type="submit" className="btn btn-secondary">
+              Filter
+            </button>
+          </noscript>
+        </Form>
+      </div>
+
+      {badCursor ? (
+        <p role="status" className="mb-4 text-sm text-amber-700 dark:text-amber-300">
+          That page link is no longer valid; showing the first page.
+        </p>
+      ) : null}
+
       {page.items.length === 0 ? (
-        <p className="text-slate-500">No open jobs yet.</p>
-      ) : (
-        <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-          {page.items.map((job) => (
-            <li key={job.id} className="py-4">
-              <Link href={`/jobs/${job.id}`} className="font-medium hover:underline">
-                {job.title}
+        <EmptyState
+          title={
+            filters.status === "all"
+              ? "No jobs yet"
+              : `No ${STATUS_LABELS[filters.status].toLowerCase()} jobs${filters.category ? ` in ${categoryLabel(filters.category)}` : ""}`
+          }
+          action={
+            <div className="flex flex-wrap justify-center gap-2">
+              <Link href="/jobs/new" className="btn btn-primary">
+                Post a job
               </Link>
-              <p className="text-sm text-slate-500">
-                {job.category} · {job.budgetUsdc} USDC · {job.timelineDays} days · {job.handle}
-              </p>
+              {filters.category || filters.status !== "open" ? (
+                <Link href="/" className="btn btn-secondary">
+                  Clear filters
+                </Link>
+              ) : null}
+            </div>
+          }
+        >
+          Post the first one and agents will start bidding.
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-3" aria-label="Jobs">
+          {page.items.map((job) => (
+            <li key={job.id}>
+              <JobCard job={job} proposals={counts.get(job.id) ?? 0} now={now} />
             </li>
           ))}
         </ul>
       )}
-    </section>
+
+      <Pagination
+        basePath="/"
+        params={{ status: statusParam, category: filters.category }}
+        cursor={badCursor ? undefined : filters.cursor}
+        nextCursor={page.nextCursor}
+        label="Job pages"
+      />
+    </>
   );
 }

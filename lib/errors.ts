@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   too_large: 413,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorKind = keyof typeof ERROR_STATUS;

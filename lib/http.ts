@@ -94,6 +94,8 @@ export function route<P = Record<string, never>>(
       if (options.rateLimit) await enforceRateLimit(req, options.rateLimit, wallet);
 
       const limit = options.bodyLimit ?? JSON_BODY_LIMIT;
+      // Also for handlers that read no body (reject, logout): a declared oversize is 413.
+      if (Number(req.headers.get("content-length") ?? "0") > limit) throw tooLarge(limit);
       const ctx: RouteContext<P> = {
         req,
         params: (await next.params) ?? ({} as P),
@@ -177,9 +179,12 @@ function allowedOrigins(req: NextRequest): Set<string> {
 export function publicUrl(req: NextRequest): string {
   const { APP_URL, TRUST_PROXY } = getConfig();
   const proto =
-    (TRUST_PROXY === "true" ? req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined) ??
-    req.nextUrl.protocol.replace(":", "");
-  const origin = APP_URL ? new URL(APP_URL).origin : `${proto}://${requestHost(req) ?? req.nextUrl.host}`;
+    (TRUST_PROXY === "true"
+      ? req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()
+      : undefined) ?? req.nextUrl.protocol.replace(":", "");
+  const origin = APP_URL
+    ? new URL(APP_URL).origin
+    : `${proto}://${requestHost(req) ?? req.nextUrl.host}`;
   return `${origin}${req.nextUrl.pathname}${req.nextUrl.search}`;
 }
 

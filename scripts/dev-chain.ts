@@ -13,11 +13,14 @@ export async function startDevChain(): Promise<{ stop(): Promise<void> }> {
     return { stop: async () => {} };
   }
   const port = new URL(rpcUrl).port || "8545";
-  const child = spawn(tsxBin, ["scripts/chain.ts", "--port", port], { stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(tsxBin, ["scripts/chain.ts", "--port", port], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const deadline = Date.now() + 60_000;
   while (!(await tokenDeployed(rpcUrl))) {
     if (child.exitCode !== null) throw new Error("the local chain did not start (see above)");
-    if (Date.now() > deadline) throw new Error(`the local chain did not answer at ${rpcUrl} within 60 s`);
+    if (Date.now() > deadline)
+      throw new Error(`the local chain did not answer at ${rpcUrl} within 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const stop = async () => {

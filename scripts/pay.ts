@@ -10,23 +10,34 @@ import { privateKeyToAccount } from "viem/accounts";
 async function main() {
   const [jobId, proposalId, baseUrl = "http://localhost:3000"] = process.argv.slice(2);
   const key = process.env.PRIVATE_KEY;
-  if (!jobId || !proposalId) throw new Error("usage: scripts/pay.ts <jobId> <proposalId> [baseUrl]");
+  if (!jobId || !proposalId)
+    throw new Error("usage: scripts/pay.ts <jobId> <proposalId> [baseUrl]");
   if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error("Set PRIVATE_KEY=0x<64 hex>");
   const account = privateKeyToAccount(key as `0x${string}`);
   const url = `${baseUrl}/api/jobs/${jobId}/settle?proposalId=${encodeURIComponent(proposalId)}`;
 
   // Read the challenge first to show what will be signed and to allow exactly that asset.
   const challenge = await fetch(url, { method: "POST" });
-  if (challenge.status !== 402) throw new Error(`expected 402, got ${challenge.status}: ${await challenge.text()}`);
-  const required = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!).accepts[0]!;
-  console.log(`Paying ${Number(required.amount) / 1e6} USDC to ${required.payTo} on ${required.network}`);
+  if (challenge.status !== 402)
+    throw new Error(`expected 402, got ${challenge.status}: ${await challenge.text()}`);
+  const required = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!)
+    .accepts[0]!;
+  console.log(
+    `Paying ${Number(required.amount) / 1e6} USDC to ${required.payTo} on ${required.network}`,
+  );
 
   const pay = wrapFetchWithPayment(
     fetch,
     x402Client.fromConfig({
       schemes: [{ network: required.network, client: new ExactEvmScheme(account) }],
       spendControls: {
-        allowedAssets: [{ network: required.network, asset: required.asset, maxAmountPerPayment: required.amount }],
+        allowedAssets: [
+          {
+            network: required.network,
+            asset: required.asset,
+            maxAmountPerPayment: required.amount,
+          },
+        ],
       },
     }),
   );

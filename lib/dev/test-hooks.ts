@@ -17,7 +17,14 @@ export function assertTestHooksEnabled(): void {
  */
 export async function recordTestSettlement(
   db: Db,
-  input: { jobId: string; proposalId: string; txHash: string; payer?: string; payTo?: string; amountAtomic?: bigint },
+  input: {
+    jobId: string;
+    proposalId: string;
+    txHash: string;
+    payer?: string;
+    payTo?: string;
+    amountAtomic?: bigint;
+  },
 ) {
   const job = await getJobRowOrThrow(db, input.jobId);
   const proposal = await getProposalRowOrThrow(db, input.jobId, input.proposalId);

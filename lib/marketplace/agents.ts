@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
 import type { CreateAgentInput, ListAgentsQuery } from "@/lib/validation";
-import { MAX_ID_LENGTH, newId } from "./ids";
+import { isPossibleId, newId } from "./ids";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { type AgentStats, toAgentView } from "./serialize";
 import type { AgentView } from "./types";
@@ -27,7 +27,7 @@ export async function registerAgent(
 }
 
 export async function findAgentRow(db: Db, id: string): Promise<Agent | null> {
-  if (id.length > MAX_ID_LENGTH) return null;
+  if (!isPossibleId(id)) return null;
   return db.agent.findUnique({ where: { id } });
 }
 

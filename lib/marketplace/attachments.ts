@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { forbidden, invalid, notFound } from "@/lib/errors";
 import { type AttachmentInput, LIMITS } from "@/lib/validation";
-import { MAX_ID_LENGTH } from "./ids";
+import { isPossibleId } from "./ids";
 import { operates } from "./lifecycle";
 
 export interface DecodedAttachment {
@@ -58,7 +58,7 @@ export async function getAttachmentForDownload(
   attachmentId: string,
 ): Promise<AttachmentDownload> {
   const row =
-    attachmentId.length > MAX_ID_LENGTH || jobId.length > MAX_ID_LENGTH
+    !isPossibleId(attachmentId) || !isPossibleId(jobId)
       ? null
       : await db.attachment.findUnique({
           where: { id: attachmentId },

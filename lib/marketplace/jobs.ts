@@ -4,7 +4,7 @@ import { conflict, forbidden, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/payments/money";
 import type { CreateJobInput, JobStatus, ListJobsQuery } from "@/lib/validation";
-import { newId, MAX_ID_LENGTH } from "./ids";
+import { newId, isPossibleId } from "./ids";
 import { checkRole, checkState, type Operation } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
@@ -39,7 +39,7 @@ export async function findJobRow(
   db: Db | Prisma.TransactionClient,
   id: string,
 ): Promise<JobRow | null> {
-  if (id.length > MAX_ID_LENGTH) return null;
+  if (!isPossibleId(id)) return null;
   return db.job.findUnique({ where: { id }, include: jobInclude });
 }
 

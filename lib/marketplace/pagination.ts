@@ -24,7 +24,11 @@ export function decodeCursor(cursor: string | undefined): CursorKey | undefined 
       typeof value[1] === "string"
     ) {
       const createdAt = new Date(value[0]);
-      if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: value[1] };
+      // Dates PostgreSQL cannot take (years outside 1..9999) and ids no row has (a NUL byte
+      // even fails the query) make the cursor invalid, not the server.
+      const year = createdAt.getUTCFullYear();
+      if (year >= 1 && year <= 9999 && /^[\w-]{1,64}$/.test(value[1]))
+        return { createdAt, id: value[1] };
     }
   } catch {
     // fall through

@@ -5,7 +5,7 @@ import type { Proposal } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/payments/money";
 import type { CreateProposalInput, ListProposalsQuery } from "@/lib/validation";
 import { getAgentRowOrThrow } from "./agents";
-import { MAX_ID_LENGTH, newId } from "./ids";
+import { isPossibleId, newId } from "./ids";
 import { assertAllowed, getJobRowOrThrow } from "./jobs";
 import { lockJobInStatus } from "./locks";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
@@ -51,10 +51,9 @@ export async function getProposalRowOrThrow(
   jobId: string,
   proposalId: string,
 ): Promise<Proposal> {
-  const row =
-    proposalId.length > MAX_ID_LENGTH
-      ? null
-      : await db.proposal.findUnique({ where: { id: proposalId } });
+  const row = !isPossibleId(proposalId)
+    ? null
+    : await db.proposal.findUnique({ where: { id: proposalId } });
   // A proposal of another job is as unknown here as a missing one.
   if (!row || row.jobId !== jobId)
     throw notFound(`proposal ${proposalId} not found on job ${jobId}`);

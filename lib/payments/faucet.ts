@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import { mintTestUsdc } from "./local-chain";
 import { usdcToAtomic } from "./money";
 import { getSettlementNetwork } from "./network";
@@ -8,6 +8,19 @@ import { getSettlementNetwork } from "./network";
 export async function requestTestUsdc(input: { address: Address; amountUsdc: number }) {
   const network = getSettlementNetwork();
   if (network.name !== "local") throw notFound("no such API endpoint");
-  const txHash = await mintTestUsdc(network.rpcUrl, input.address, usdcToAtomic(input.amountUsdc), network.asset);
-  return { txHash };
+  try {
+    const txHash = await mintTestUsdc(
+      network.rpcUrl,
+      input.address,
+      usdcToAtomic(input.amountUsdc),
+      network.asset,
+    );
+    return { txHash };
+  } catch (error) {
+    console.error("Faucet: minting failed", error);
+    throw new DomainError(
+      "unavailable",
+      `the local chain at ${network.rpcUrl} is not answering; start it with npm run chain`,
+    );
+  }
 }

@@ -1,5 +1,10 @@
 import { decodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import type {
+  PaymentPayload,
+  PaymentRequired,
+  PaymentRequirements,
+  SettleResponse,
+} from "@x402/core/types";
 import { type Address, getAddress, isAddress, isAddressEqual } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -57,7 +62,8 @@ export async function settleJobPayment(
   const job = await getJobRowOrThrow(db, input.jobId);
   const proposal = await getProposalRowOrThrow(db, job.id, input.proposalId);
   if (job.status !== "open") throw conflict(`the job is ${job.status.replace("_", " ")}, not open`);
-  if (proposal.status !== "pending") throw conflict(`the proposal is ${proposal.status}, not pending`);
+  if (proposal.status !== "pending")
+    throw conflict(`the proposal is ${proposal.status}, not pending`);
   await assertSlotFree(db, job.id);
   const agent = await getAgentRowOrThrow(db, proposal.agentId);
 
@@ -90,7 +96,9 @@ export async function settleJobPayment(
   });
 
   if (!input.paymentHeader) {
-    return challenge("payment required: sign the USDC authorization and send it as PAYMENT-SIGNATURE");
+    return challenge(
+      "payment required: sign the USDC authorization and send it as PAYMENT-SIGNATURE",
+    );
   }
 
   let payload: PaymentPayload;
@@ -133,8 +141,10 @@ export async function settleJobPayment(
     // The transfer may or may not have happened: only the chain can say.
     console.error(`Settlement ${claim.id}: facilitator settle failed`, error);
     const row = await reconcileSettlement(db, claim).catch(() => claim);
-    if (row.status === "succeeded" && row.txHash) return settledOutcome(row.txHash, network.network);
-    if (row.status === "failed") return challenge("the payment could not be settled; sign a new one and retry");
+    if (row.status === "succeeded" && row.txHash)
+      return settledOutcome(row.txHash, network.network);
+    if (row.status === "failed")
+      return challenge("the payment could not be settled; sign a new one and retry");
     throw conflict("the payment is being settled; check the job again in a minute");
   }
 
@@ -146,7 +156,11 @@ export async function settleJobPayment(
   await markSettlementSucceeded(db, claim.id, settled.transaction);
   return settledOutcome(settled.transaction, network.network, settled);
 
-  function settledOutcome(txHash: string, networkId: string, response?: SettleResponse): SettleOutcome {
+  function settledOutcome(
+    txHash: string,
+    networkId: string,
+    response?: SettleResponse,
+  ): SettleOutcome {
     return {
       kind: "settled",
       data: {
@@ -181,17 +195,24 @@ async function assertSlotFree(db: Db, jobId: string) {
 }
 
 function readAuthorization(payload: PaymentPayload): EvmAuthorization | undefined {
-  const authorization = (payload.payload as { authorization?: Partial<EvmAuthorization> } | undefined)
-    ?.authorization;
+  const authorization = (
+    payload.payload as { authorization?: Partial<EvmAuthorization> } | undefined
+  )?.authorization;
   if (!authorization) return undefined;
   const { from, to, value, validAfter, validBefore, nonce } = authorization;
   if (
-    typeof from !== "string" || !isAddress(from) ||
-    typeof to !== "string" || !isAddress(to) ||
-    typeof value !== "string" || !/^\d{1,78}$/.test(value) ||
-    typeof validAfter !== "string" || !/^\d{1,20}$/.test(validAfter) ||
-    typeof validBefore !== "string" || !/^\d{1,20}$/.test(validBefore) ||
-    typeof nonce !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(nonce)
+    typeof from !== "string" ||
+    !isAddress(from) ||
+    typeof to !== "string" ||
+    !isAddress(to) ||
+    typeof value !== "string" ||
+    !/^\d{1,78}$/.test(value) ||
+    typeof validAfter !== "string" ||
+    !/^\d{1,20}$/.test(validAfter) ||
+    typeof validBefore !== "string" ||
+    !/^\d{1,20}$/.test(validBefore) ||
+    typeof nonce !== "string" ||
+    !/^0x[0-9a-fA-F]{64}$/.test(nonce)
   ) {
     return undefined;
   }
@@ -213,10 +234,16 @@ function describeMismatch(
   }
   if (accepted && !sameAddress(accepted.asset, required.asset)) return "wrong asset: pay in USDC";
   const amount = `${formatUsdc(BigInt(required.amount))} USDC`;
-  if (authorization.value !== required.amount || (accepted && accepted.amount !== required.amount)) {
+  if (
+    authorization.value !== required.amount ||
+    (accepted && accepted.amount !== required.amount)
+  ) {
     return `wrong amount: this proposal costs exactly ${amount}`;
   }
-  if (!sameAddress(authorization.to, required.payTo) || (accepted && !sameAddress(accepted.payTo, required.payTo))) {
+  if (
+    !sameAddress(authorization.to, required.payTo) ||
+    (accepted && !sameAddress(accepted.payTo, required.payTo))
+  ) {
     return `wrong payee: the payment must go to the agent's wallet ${required.payTo}`;
   }
   if (!sameAddress(authorization.from, poster)) {
@@ -226,25 +253,37 @@ function describeMismatch(
   if (BigInt(authorization.validBefore) <= BigInt(now)) {
     return "the payment authorization has expired; sign a new one";
   }
-  if (BigInt(authorization.validBefore) > BigInt(now + MAX_TIMEOUT_SECONDS + VALIDITY_SLACK_SECONDS)) {
+  if (
+    BigInt(authorization.validBefore) > BigInt(now + MAX_TIMEOUT_SECONDS + VALIDITY_SLACK_SECONDS)
+  ) {
     return `the payment authorization is valid for too long (at most ${MAX_TIMEOUT_SECONDS} seconds)`;
   }
   return undefined;
 }
 
 const REFUSALS: [RegExp, string][] = [
-  [/insufficient_funds|insufficient.*balance/i, "insufficient balance: the payer does not hold enough USDC"],
-  [/nonce_already_used|already used|replay/i, "replayed: this authorization was already used; sign a new one"],
+  [
+    /insufficient_funds|insufficient.*balance/i,
+    "insufficient balance: the payer does not hold enough USDC",
+  ],
+  [
+    /nonce_already_used|already used|replay/i,
+    "replayed: this authorization was already used; sign a new one",
+  ],
   [/valid_before|expired/i, "the payment authorization has expired; sign a new one"],
   [/valid_after|not yet valid/i, "the payment authorization is not valid yet"],
-  [/signature/i, "invalid signature: the authorization was not signed by the payer for these terms"],
+  [
+    /signature/i,
+    "invalid signature: the authorization was not signed by the payer for these terms",
+  ],
   [/recipient|pay_?to/i, "wrong payee: the payment must go to the agent's wallet"],
   [/value|amount/i, "wrong amount: the payment must be exactly the bid"],
 ];
 
 function explainRefusal(reason: string | undefined, message?: string): string {
   const text = `${reason ?? ""} ${message ?? ""}`;
-  for (const [pattern, readable] of REFUSALS) if (pattern.test(text)) return `${readable} (${reason})`;
+  for (const [pattern, readable] of REFUSALS)
+    if (pattern.test(text)) return `${readable} (${reason})`;
   return `the payment was refused${reason ? ` (${reason})` : ""}`;
 }
 

@@ -66,15 +66,28 @@ export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promi
   }
 }
 
-export async function markSettlementSucceeded(db: Db, id: string, txHash: string): Promise<Settlement> {
+export async function markSettlementSucceeded(
+  db: Db,
+  id: string,
+  txHash: string,
+): Promise<Settlement> {
   return db.settlement.update({
     where: { id },
-    data: { status: "succeeded", txHash: txHash.toLowerCase(), settledAt: new Date(), failureReason: null },
+    data: {
+      status: "succeeded",
+      txHash: txHash.toLowerCase(),
+      settledAt: new Date(),
+      failureReason: null,
+    },
   });
 }
 
 /** Frees the slot: a failed settlement moved no money. */
-export async function markSettlementFailed(db: Db, id: string, reason: string): Promise<Settlement> {
+export async function markSettlementFailed(
+  db: Db,
+  id: string,
+  reason: string,
+): Promise<Settlement> {
   return db.settlement.update({
     where: { id },
     data: { status: "failed", failureReason: reason.slice(0, 1000) },

@@ -9,8 +9,14 @@ export function createMarketplaceAuthAdapter(callbacks: {
 }) {
   return createAuthenticationAdapter<string>({
     getNonce: async () => {
-      const response = await fetch("/api/auth/nonce", { credentials: "same-origin", cache: "no-store" });
-      const body = (await response.json().catch(() => ({}))) as { data?: { nonce?: string }; error?: string };
+      const response = await fetch("/api/auth/nonce", {
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        data?: { nonce?: string };
+        error?: string;
+      };
       if (!response.ok || !body.data?.nonce) {
         throw new Error(body.error ?? `could not get a sign-in nonce (HTTP ${response.status})`);
       }
@@ -41,7 +47,9 @@ export function createMarketplaceAuthAdapter(callbacks: {
       return true;
     },
     signOut: async () => {
-      await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => undefined);
+      await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(
+        () => undefined,
+      );
       callbacks.onSignedOut();
     },
   });

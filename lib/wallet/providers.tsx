@@ -11,14 +11,25 @@ import {
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useMemo, useState } from "react";
-import { useAccount, WagmiProvider } from "wagmi";
+import { useAccount, WagmiContext, WagmiProvider } from "wagmi";
 import { createMarketplaceAuthAdapter } from "./auth-adapter";
 import { APP_NAME, getWagmiConfig, type WalletChainSettings } from "./config";
 import { walletQueryClient } from "./query-client";
 
+function withReadableText<T extends ReturnType<typeof lightTheme>>(theme: T, secondary: string): T {
+  // RainbowKit's default secondary grey fails WCAG AA contrast (3.3:1) on its modal background.
+  return { ...theme, colors: { ...theme.colors, modalTextSecondary: secondary } };
+}
+
 const theme = {
-  lightMode: lightTheme({ accentColor: "#4f46e5", borderRadius: "medium", fontStack: "system" }),
-  darkMode: darkTheme({ accentColor: "#6366f1", borderRadius: "medium", fontStack: "system" }),
+  lightMode: withReadableText(
+    lightTheme({ accentColor: "#4f46e5", borderRadius: "medium", fontStack: "system" }),
+    "#4b5563",
+  ),
+  darkMode: withReadableText(
+    darkTheme({ accentColor: "#6366f1", borderRadius: "medium", fontStack: "system" }),
+    "#a1a1aa",
+  ),
 };
 
 /**
@@ -37,20 +48,29 @@ export function WalletProviders({
   sessionAddress: string | null;
   children: ReactNode;
   withRainbowKit?: boolean;
-  /** Exactly one island per page restores the previous connection. */
+  /**
+   * The one island per page (the header's) that hydrates the shared wagmi store and restores
+   * the previous connection. Other islands only read the store: a second WagmiProvider would
+   * hydrate again and, without reconnecting, clear the connections the first one restored.
+   */
   reconnectOnMount?: boolean;
 }) {
   const config = getWagmiConfig(chain);
-  return (
-    <WagmiProvider config={config} reconnectOnMount={reconnectOnMount}>
-      <QueryClientProvider client={walletQueryClient}>
-        {withRainbowKit ? (
-          <SignInProvider sessionAddress={sessionAddress}>{children}</SignInProvider>
-        ) : (
-          children
-        )}
-      </QueryClientProvider>
+  const inner = (
+    <QueryClientProvider client={walletQueryClient}>
+      {withRainbowKit ? (
+        <SignInProvider sessionAddress={sessionAddress}>{children}</SignInProvider>
+      ) : (
+        children
+      )}
+    </QueryClientProvider>
+  );
+  return reconnectOnMount ? (
+    <WagmiProvider config={config} reconnectOnMount>
+      {inner}
     </WagmiProvider>
+  ) : (
+    <WagmiContext.Provider value={config}>{inner}</WagmiContext.Provider>
   );
 }
 

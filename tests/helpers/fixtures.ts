@@ -5,9 +5,14 @@ import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ApiClient, type ApiResponse } from "./api";
 
-/** Server env for tests that fire many writes: test hooks on, rate limits out of the way. */
+/**
+ * Server env for tests that fire many writes: test hooks on, rate limits out of the way, and
+ * the chain unreachable (port 9 refuses at once), so that accept relies on the ledger rows
+ * the settlement hook writes (their hashes are on no chain), whatever runs on port 8545.
+ */
 export const BUSY_TEST_SERVER_ENV = {
   ENABLE_TEST_HOOKS: "true",
+  CHAIN_RPC_URL: "http://127.0.0.1:9",
   RATE_LIMIT_WRITES_PER_MINUTE: "100000",
   RATE_LIMIT_AUTH_PER_MINUTE: "100000",
 } as const;
@@ -96,10 +101,7 @@ export interface Cast {
 }
 
 export async function makeCast(baseUrl: string): Promise<Cast> {
-  const [poster, operator] = await Promise.all([
-    signedInClient(baseUrl),
-    signedInClient(baseUrl),
-  ]);
+  const [poster, operator] = await Promise.all([signedInClient(baseUrl), signedInClient(baseUrl)]);
   const agent = await registerAgent(operator, "Lens");
   return { poster, operator, agent };
 }
@@ -140,8 +142,8 @@ export async function listAll<T = any>(client: ApiClient, path: string): Promise
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
     const separator = path.includes("?") ? "&" : "?";
-    const url = `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-    const body = expectStatus<{ data: T[]; meta: { nextCursor: string | null } }>(
+    const url: string = `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const body: { data: T[]; meta: { nextCursor: string | null } } = expectStatus(
       await client.get(url),
       200,
       `list ${path}`,

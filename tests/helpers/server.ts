@@ -91,6 +91,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`next start exited early:\n${output}`);
+    if (output.includes("is in use by process")) {
+      await stop();
+      throw new Error(`the server's embedded database is held by another process:\n${output}`);
+    }
     try {
       const response = await fetch(`${url}/api/v1/jobs?limit=1`);
       if (response.ok) return { url, env: fullEnv, stop, logs: () => output };

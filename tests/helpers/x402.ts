@@ -15,13 +15,21 @@ export function payingFetch(account: LocalAccount) {
     x402Client.fromConfig({
       schemes: [{ network: LOCAL_NETWORK, client: new ExactEvmScheme(account) }],
       spendControls: {
-        allowedAssets: [{ network: LOCAL_NETWORK, asset: LOCAL_TOKEN_ADDRESS, maxAmountPerPayment: "1000000000000" }],
+        allowedAssets: [
+          {
+            network: LOCAL_NETWORK,
+            asset: LOCAL_TOKEN_ADDRESS,
+            maxAmountPerPayment: "1000000000000",
+          },
+        ],
       },
     }),
   );
 }
 
-export async function fetchChallenge(url: string): Promise<{ status: number; body: any; paymentRequired: PaymentRequired }> {
+export async function fetchChallenge(
+  url: string,
+): Promise<{ status: number; body: any; paymentRequired: PaymentRequired }> {
   const response = await fetch(url, { method: "POST" });
   const header = response.headers.get("payment-required");
   return {
@@ -31,7 +39,14 @@ export async function fetchChallenge(url: string): Promise<{ status: number; bod
   };
 }
 
-type Authorization = { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string };
+type Authorization = {
+  from: string;
+  to: string;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: string;
+};
 
 /**
  * Signs an EIP-3009 authorization for the challenge by hand, so tests can break it on
@@ -40,7 +55,11 @@ type Authorization = { from: string; to: string; value: string; validAfter: stri
 export async function signPaymentHeader(
   account: LocalAccount,
   paymentRequired: PaymentRequired,
-  options: { signed?: Partial<Authorization>; sent?: Partial<Authorization>; accepted?: Record<string, unknown> } = {},
+  options: {
+    signed?: Partial<Authorization>;
+    sent?: Partial<Authorization>;
+    accepted?: Record<string, unknown>;
+  } = {},
 ): Promise<string> {
   const requirements = paymentRequired.accepts[0]!;
   const now = Math.floor(Date.now() / 1000);
@@ -55,7 +74,12 @@ export async function signPaymentHeader(
   const signed = { ...base, ...options.signed };
   const extra = requirements.extra as { name: string; version: string };
   const signature = await account.signTypedData({
-    domain: { name: extra.name, version: extra.version, chainId: LOCAL_CHAIN_ID, verifyingContract: getAddress(requirements.asset) },
+    domain: {
+      name: extra.name,
+      version: extra.version,
+      chainId: LOCAL_CHAIN_ID,
+      verifyingContract: getAddress(requirements.asset),
+    },
     types: {
       TransferWithAuthorization: [
         { name: "from", type: "address" },
@@ -88,10 +112,31 @@ export function tokenReader(rpcUrl: string) {
   const client = createPublicClient({ transport: http(rpcUrl) });
   return {
     balanceOf: (address: string) =>
-      client.readContract({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, functionName: "balanceOf", args: [getAddress(address)] }) as Promise<bigint>,
+      client.readContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "balanceOf",
+        args: [getAddress(address)],
+      }) as Promise<bigint>,
     transfersTo: async (address: string) =>
-      (await client.getContractEvents({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, eventName: "Transfer", args: { to: getAddress(address) }, fromBlock: 0n })).length,
+      (
+        await client.getContractEvents({
+          address: LOCAL_TOKEN_ADDRESS,
+          abi: testUsdcAbi,
+          eventName: "Transfer",
+          args: { to: getAddress(address) },
+          fromBlock: 0n,
+        })
+      ).length,
     authorizationTx: async (authorizer: string) =>
-      (await client.getContractEvents({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, eventName: "AuthorizationUsed", args: { authorizer: getAddress(authorizer) }, fromBlock: 0n })).map((log) => log.transactionHash),
+      (
+        await client.getContractEvents({
+          address: LOCAL_TOKEN_ADDRESS,
+          abi: testUsdcAbi,
+          eventName: "AuthorizationUsed",
+          args: { authorizer: getAddress(authorizer) },
+          fromBlock: 0n,
+        })
+      ).map((log) => log.transactionHash),
   };
 }

@@ -37,7 +37,11 @@ const SETUPS: Setup[] = [
   ...(TEST_DATABASE_URL
     ? [
         { name: "PostgreSQL, one server", kind: "postgres" as const, servers: 1 },
-        { name: "PostgreSQL, two servers sharing the database", kind: "postgres" as const, servers: 2 },
+        {
+          name: "PostgreSQL, two servers sharing the database",
+          kind: "postgres" as const,
+          servers: 2,
+        },
       ]
     : []),
 ];
@@ -70,7 +74,10 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     for (let i = 0; i < serverCount; i++) servers.push(await startServer(env));
     cast = await makeCast(servers[0]!.url);
     rivalOperator = await signedInClient(servers[0]!.url);
-    rivalAgents = [await registerAgent(rivalOperator, "Quill"), await registerAgent(rivalOperator, "Forge")];
+    rivalAgents = [
+      await registerAgent(rivalOperator, "Quill"),
+      await registerAgent(rivalOperator, "Forge"),
+    ];
   });
 
   afterAll(async () => {
@@ -83,7 +90,8 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
   });
 
   /** The client's session on the server racer `i` talks to (alternating with two servers). */
-  const on = (client: ApiClient, i: number) => sameSessionOn(client, servers[i % servers.length]!.url);
+  const on = (client: ApiClient, i: number) =>
+    sameSessionOn(client, servers[i % servers.length]!.url);
 
   /** Fires `n` requests at once: all are started before any is awaited. */
   function race(n: number, request: (i: number) => Promise<ApiResponse>) {
@@ -121,12 +129,20 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     expect(after).toEqual(wins[0]!.body.data);
     const proposals = await listAll(cast.poster, `/api/v1/jobs/${job.id}/proposals?status=all`);
     expect(proposals).toHaveLength(3);
-    expect(proposals.filter((p) => p.status === "accepted").map((p) => p.id)).toEqual([proposal.id]);
-    expect(proposals.filter((p) => p.status === "rejected").map((p) => p.id).sort()).toEqual(
-      rivals.map((p) => p.id).sort(),
-    );
+    expect(proposals.filter((p) => p.status === "accepted").map((p) => p.id)).toEqual([
+      proposal.id,
+    ]);
+    expect(
+      proposals
+        .filter((p) => p.status === "rejected")
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(rivals.map((p) => p.id).sort());
     // The active list (default) keeps only the accepted proposal.
-    const active = expectStatus(await cast.poster.get(`/api/v1/jobs/${job.id}/proposals`), 200).data;
+    const active = expectStatus(
+      await cast.poster.get(`/api/v1/jobs/${job.id}/proposals`),
+      200,
+    ).data;
     expect(active.map((p: { id: string }) => p.id)).toEqual([proposal.id]);
   });
 
@@ -155,7 +171,11 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
       expect(stored).toMatchObject({ id: proposal.id, status: "accepted" });
     } else {
       expect(rejectWins, `statuses ${statusesOf(responses)}`).toBe(1);
-      expect(after).toMatchObject({ status: "open", acceptedProposalId: null, paymentTxHash: null });
+      expect(after).toMatchObject({
+        status: "open",
+        acceptedProposalId: null,
+        paymentTxHash: null,
+      });
       expect(stored).toMatchObject({ id: proposal.id, status: "rejected" });
     }
   });
@@ -263,7 +283,10 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     const posters = Array.from({ length: RACERS }, (_, i) => on(cast.poster, i));
 
     const responses = await race(RACERS, (i) =>
-      posters[i]!.post(`/api/v1/jobs/${job.id}/complete`, { rating: 1 + (i % 5), comment: `c${i}` }),
+      posters[i]!.post(`/api/v1/jobs/${job.id}/complete`, {
+        rating: 1 + (i % 5),
+        comment: `c${i}`,
+      }),
     );
 
     const statuses = statusesOf(responses);
@@ -331,6 +354,11 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     expect(all.filter((p) => p.status === "pending")).toEqual([]);
     expect(all.filter((p) => p.status === "accepted").map((p) => p.id)).toEqual([proposal.id]);
     // A bid that got in before the accept was rejected by it.
-    expect(all.filter((p) => p.status === "rejected").map((p) => p.id).sort()).toEqual(created.sort());
+    expect(
+      all
+        .filter((p) => p.status === "rejected")
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(created.sort());
   });
 });

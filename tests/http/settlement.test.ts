@@ -3,7 +3,11 @@
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNTS, LOCAL_TOKEN_ADDRESS, LOCAL_TOKEN_EIP712_DOMAIN } from "@/lib/payments/local-chain";
+import {
+  DEMO_ACCOUNTS,
+  LOCAL_TOKEN_ADDRESS,
+  LOCAL_TOKEN_EIP712_DOMAIN,
+} from "@/lib/payments/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { DB_KINDS } from "@/tests/helpers/db";
@@ -47,11 +51,36 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
 
   /** A job by the poster with one bid from a fresh agent whose payee wallet starts empty. */
   async function jobWithBid(bidUsdc = BID) {
-    const operator = await new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn();
-    const agent = (await operator.post("/api/v1/agents", { name: "Payee", categories: ["data"] })).body.data;
-    const job = (await poster.post("/api/v1/jobs", { title: "Pay me", description: "d", category: "data", budgetUsdc: 50, timelineDays: 2 })).body.data;
-    const bid = (await operator.post(`/api/v1/jobs/${job.id}/proposals`, { agentId: agent.id, bidUsdc, etaDays: 1, message: "bid" })).body.data;
-    return { job, bid, agent, operator, settleUrl: `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}` };
+    const operator = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const agent = (await operator.post("/api/v1/agents", { name: "Payee", categories: ["data"] }))
+      .body.data;
+    const job = (
+      await poster.post("/api/v1/jobs", {
+        title: "Pay me",
+        description: "d",
+        category: "data",
+        budgetUsdc: 50,
+        timelineDays: 2,
+      })
+    ).body.data;
+    const bid = (
+      await operator.post(`/api/v1/jobs/${job.id}/proposals`, {
+        agentId: agent.id,
+        bidUsdc,
+        etaDays: 1,
+        message: "bid",
+      })
+    ).body.data;
+    return {
+      job,
+      bid,
+      agent,
+      operator,
+      settleUrl: `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`,
+    };
   }
 
   it("challenges with 402 and the exact x402 v2 requirements from the database", async () => {
@@ -70,21 +99,44 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
           asset: LOCAL_TOKEN_ADDRESS,
           payTo: agent.walletAddress,
           maxTimeoutSeconds: expect.any(Number),
-          extra: { name: LOCAL_TOKEN_EIP712_DOMAIN.name, version: LOCAL_TOKEN_EIP712_DOMAIN.version },
+          extra: {
+            name: LOCAL_TOKEN_EIP712_DOMAIN.name,
+            version: LOCAL_TOKEN_EIP712_DOMAIN.version,
+          },
         },
       ],
     });
     // The client cannot change price or payee through the URL.
     const tampered = await fetchChallenge(`${settleUrl}&amount=1&payTo=${posterAccount.address}`);
-    expect(tampered.paymentRequired.accepts[0]).toMatchObject({ amount: "12500000", payTo: agent.walletAddress });
-    expect((await fetch(`${server.url}/api/jobs/${job.id}/settle`, { method: "POST" })).status).toBe(400);
-    expect((await fetch(`${server.url}/api/jobs/job_nope/settle?proposalId=${bid.id}`, { method: "POST" })).status).toBe(404);
-    expect((await fetch(`${server.url}/api/jobs/${job.id}/settle?proposalId=prop_nope`, { method: "POST" })).status).toBe(404);
+    expect(tampered.paymentRequired.accepts[0]).toMatchObject({
+      amount: "12500000",
+      payTo: agent.walletAddress,
+    });
+    expect(
+      (await fetch(`${server.url}/api/jobs/${job.id}/settle`, { method: "POST" })).status,
+    ).toBe(400);
+    expect(
+      (
+        await fetch(`${server.url}/api/jobs/job_nope/settle?proposalId=${bid.id}`, {
+          method: "POST",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await fetch(`${server.url}/api/jobs/${job.id}/settle?proposalId=prop_nope`, {
+          method: "POST",
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("pays, moves exactly the bid, then accepts, delivers and completes", async () => {
     const { job, bid, agent, operator, settleUrl } = await jobWithBid();
-    const [posterBefore, agentBefore] = await Promise.all([token.balanceOf(posterAccount.address), token.balanceOf(agent.walletAddress)]);
+    const [posterBefore, agentBefore] = await Promise.all([
+      token.balanceOf(posterAccount.address),
+      token.balanceOf(agent.walletAddress),
+    ]);
     const response = await payingFetch(posterAccount)(settleUrl, { method: "POST" });
     expect(response.status).toBe(200);
     const body = await response.json();
@@ -98,7 +150,11 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
       proposalId: bid.id,
     });
     const paymentResponse = decodePaymentResponseHeader(response.headers.get("payment-response")!);
-    expect(paymentResponse).toMatchObject({ success: true, transaction: body.data.txHash, payer: posterAccount.address });
+    expect(paymentResponse).toMatchObject({
+      success: true,
+      transaction: body.data.txHash,
+      payer: posterAccount.address,
+    });
     expect(await token.balanceOf(agent.walletAddress)).toBe(agentBefore + BID_ATOMIC);
     expect(await token.balanceOf(posterAccount.address)).toBe(posterBefore - BID_ATOMIC);
 
@@ -107,11 +163,21 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     expect(again.status).toBe(409);
     expect(again.body.error).toContain(body.data.txHash);
 
-    const accepted = await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash: body.data.txHash });
+    const accepted = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
+      proposalId: bid.id,
+      txHash: body.data.txHash,
+    });
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toMatchObject({ status: "in_progress", paymentTxHash: body.data.txHash, assignedAgentId: agent.id });
+    expect(accepted.body.data).toMatchObject({
+      status: "in_progress",
+      paymentTxHash: body.data.txHash,
+      assignedAgentId: agent.id,
+    });
     expect((await operator.post(`/api/v1/jobs/${job.id}/deliver`)).status).toBe(200);
-    const completed = await poster.post(`/api/v1/jobs/${job.id}/complete`, { rating: 5, comment: "paid and done" });
+    const completed = await poster.post(`/api/v1/jobs/${job.id}/complete`, {
+      rating: 5,
+      comment: "paid and done",
+    });
     expect(completed.status).toBe(200);
     expect(completed.body.data.status).toBe("completed");
     expect((await fetchChallenge(settleUrl)).status).toBe(409);
@@ -119,13 +185,24 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
 
   describe("refused payments leave every balance unchanged", () => {
     async function expectRefused(header: string, settleUrl: string, payTo: string, reason: RegExp) {
-      const before = await Promise.all([token.balanceOf(posterAccount.address), token.balanceOf(strangerAccount.address), token.balanceOf(payTo)]);
-      const response = await fetch(settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } });
+      const before = await Promise.all([
+        token.balanceOf(posterAccount.address),
+        token.balanceOf(strangerAccount.address),
+        token.balanceOf(payTo),
+      ]);
+      const response = await fetch(settleUrl, {
+        method: "POST",
+        headers: { "PAYMENT-SIGNATURE": header },
+      });
       const body = await response.json();
       expect(response.status).toBe(402);
       expect(body.error).toMatch(reason);
       expect(response.headers.get("payment-required")).toBeTruthy();
-      const after = await Promise.all([token.balanceOf(posterAccount.address), token.balanceOf(strangerAccount.address), token.balanceOf(payTo)]);
+      const after = await Promise.all([
+        token.balanceOf(posterAccount.address),
+        token.balanceOf(strangerAccount.address),
+        token.balanceOf(payTo),
+      ]);
       expect(after).toEqual(before);
     }
 
@@ -135,27 +212,72 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
       // The same agent wallet and amount on both jobs, so only the replay differs.
       const { paymentRequired } = await fetchChallenge(first.settleUrl);
       const header = await signPaymentHeader(posterAccount, paymentRequired);
-      expect((await fetch(first.settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } })).status).toBe(200);
+      expect(
+        (await fetch(first.settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } }))
+          .status,
+      ).toBe(200);
       // Re-send the used signature to the second job, whose payee differs: refused either way.
-      await expectRefused(header, second.settleUrl, second.agent.walletAddress, /wrong payee|replayed/);
+      await expectRefused(
+        header,
+        second.settleUrl,
+        second.agent.walletAddress,
+        /wrong payee|replayed/,
+      );
     });
 
     it("a replayed signature on a job with the same payee and price", async () => {
       const first = await jobWithBid();
-      const job = (await poster.post("/api/v1/jobs", { title: "Again", description: "d", category: "data", budgetUsdc: 50, timelineDays: 2 })).body.data;
-      const bid = (await first.operator.post(`/api/v1/jobs/${job.id}/proposals`, { agentId: first.agent.id, bidUsdc: BID, etaDays: 1, message: "bid" })).body.data;
+      const job = (
+        await poster.post("/api/v1/jobs", {
+          title: "Again",
+          description: "d",
+          category: "data",
+          budgetUsdc: 50,
+          timelineDays: 2,
+        })
+      ).body.data;
+      const bid = (
+        await first.operator.post(`/api/v1/jobs/${job.id}/proposals`, {
+          agentId: first.agent.id,
+          bidUsdc: BID,
+          etaDays: 1,
+          message: "bid",
+        })
+      ).body.data;
       const { paymentRequired } = await fetchChallenge(first.settleUrl);
       const header = await signPaymentHeader(posterAccount, paymentRequired);
-      expect((await fetch(first.settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } })).status).toBe(200);
-      await expectRefused(header, `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`, first.agent.walletAddress, /replayed/);
+      expect(
+        (await fetch(first.settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } }))
+          .status,
+      ).toBe(200);
+      await expectRefused(
+        header,
+        `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`,
+        first.agent.walletAddress,
+        /replayed/,
+      );
     });
 
     it("a signature made for another proposal", async () => {
       const { job, agent, settleUrl } = await jobWithBid();
-      const operator = await new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn();
-      const otherAgent = (await operator.post("/api/v1/agents", { name: "Other", categories: ["data"] })).body.data;
-      const other = (await operator.post(`/api/v1/jobs/${job.id}/proposals`, { agentId: otherAgent.id, bidUsdc: 3, etaDays: 1, message: "cheap" })).body.data;
-      const { paymentRequired } = await fetchChallenge(`${server.url}/api/jobs/${job.id}/settle?proposalId=${other.id}`);
+      const operator = await new ApiClient(
+        server.url,
+        privateKeyToAccount(generatePrivateKey()),
+      ).signIn();
+      const otherAgent = (
+        await operator.post("/api/v1/agents", { name: "Other", categories: ["data"] })
+      ).body.data;
+      const other = (
+        await operator.post(`/api/v1/jobs/${job.id}/proposals`, {
+          agentId: otherAgent.id,
+          bidUsdc: 3,
+          etaDays: 1,
+          message: "cheap",
+        })
+      ).body.data;
+      const { paymentRequired } = await fetchChallenge(
+        `${server.url}/api/jobs/${job.id}/settle?proposalId=${other.id}`,
+      );
       const header = await signPaymentHeader(posterAccount, paymentRequired);
       await expectRefused(header, settleUrl, agent.walletAddress, /wrong amount|wrong payee/);
     });
@@ -163,22 +285,39 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     it("a payer who is not the poster", async () => {
       const { agent, settleUrl } = await jobWithBid();
       const { paymentRequired } = await fetchChallenge(settleUrl);
-      await expectRefused(await signPaymentHeader(strangerAccount, paymentRequired), settleUrl, agent.walletAddress, /wrong payer/);
+      await expectRefused(
+        await signPaymentHeader(strangerAccount, paymentRequired),
+        settleUrl,
+        agent.walletAddress,
+        /wrong payer/,
+      );
     });
 
     it("an amount or payee tampered in the payload", async () => {
       const { agent, settleUrl } = await jobWithBid();
       const { paymentRequired } = await fetchChallenge(settleUrl);
       // Signed for 1 atomic unit, sent as if for the full bid: the signature gives it away.
-      const cheap = await signPaymentHeader(posterAccount, paymentRequired, { signed: { value: "1" }, sent: { value: "12500000" } });
+      const cheap = await signPaymentHeader(posterAccount, paymentRequired, {
+        signed: { value: "1" },
+        sent: { value: "12500000" },
+      });
       await expectRefused(cheap, settleUrl, agent.walletAddress, /invalid signature/);
       // Signed to pay the poster's friend, sent naming the agent.
-      const redirected = await signPaymentHeader(posterAccount, paymentRequired, { signed: { to: strangerAccount.address }, sent: { to: agent.walletAddress } });
+      const redirected = await signPaymentHeader(posterAccount, paymentRequired, {
+        signed: { to: strangerAccount.address },
+        sent: { to: agent.walletAddress },
+      });
       await expectRefused(redirected, settleUrl, agent.walletAddress, /invalid signature/);
       // Honest signature for a lower amount.
-      const lower = await signPaymentHeader(posterAccount, paymentRequired, { signed: { value: "1" }, accepted: { amount: "1" } });
+      const lower = await signPaymentHeader(posterAccount, paymentRequired, {
+        signed: { value: "1" },
+        accepted: { amount: "1" },
+      });
       await expectRefused(lower, settleUrl, agent.walletAddress, /wrong amount/);
-      const elsewhere = await signPaymentHeader(posterAccount, paymentRequired, { signed: { to: strangerAccount.address }, accepted: { payTo: strangerAccount.address } });
+      const elsewhere = await signPaymentHeader(posterAccount, paymentRequired, {
+        signed: { to: strangerAccount.address },
+        accepted: { payTo: strangerAccount.address },
+      });
       await expectRefused(elsewhere, settleUrl, agent.walletAddress, /wrong payee/);
     });
 
@@ -186,19 +325,48 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
       const { agent, settleUrl } = await jobWithBid();
       const { paymentRequired } = await fetchChallenge(settleUrl);
       const past = String(Math.floor(Date.now() / 1000) - 10);
-      await expectRefused(await signPaymentHeader(posterAccount, paymentRequired, { signed: { validBefore: past } }), settleUrl, agent.walletAddress, /expired/);
+      await expectRefused(
+        await signPaymentHeader(posterAccount, paymentRequired, { signed: { validBefore: past } }),
+        settleUrl,
+        agent.walletAddress,
+        /expired/,
+      );
     });
 
     it("a payer without funds", async () => {
       const broke = privateKeyToAccount(generatePrivateKey());
       const brokePoster = await new ApiClient(server.url, broke).signIn();
-      const operator = await new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn();
-      const agent = (await operator.post("/api/v1/agents", { name: "A", categories: ["data"] })).body.data;
-      const job = (await brokePoster.post("/api/v1/jobs", { title: "t", description: "d", category: "data", budgetUsdc: 5, timelineDays: 1 })).body.data;
-      const bid = (await operator.post(`/api/v1/jobs/${job.id}/proposals`, { agentId: agent.id, bidUsdc: 5, etaDays: 1, message: "m" })).body.data;
+      const operator = await new ApiClient(
+        server.url,
+        privateKeyToAccount(generatePrivateKey()),
+      ).signIn();
+      const agent = (await operator.post("/api/v1/agents", { name: "A", categories: ["data"] }))
+        .body.data;
+      const job = (
+        await brokePoster.post("/api/v1/jobs", {
+          title: "t",
+          description: "d",
+          category: "data",
+          budgetUsdc: 5,
+          timelineDays: 1,
+        })
+      ).body.data;
+      const bid = (
+        await operator.post(`/api/v1/jobs/${job.id}/proposals`, {
+          agentId: agent.id,
+          bidUsdc: 5,
+          etaDays: 1,
+          message: "m",
+        })
+      ).body.data;
       const settleUrl = `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
       const { paymentRequired } = await fetchChallenge(settleUrl);
-      await expectRefused(await signPaymentHeader(broke, paymentRequired), settleUrl, agent.walletAddress, /insufficient balance/);
+      await expectRefused(
+        await signPaymentHeader(broke, paymentRequired),
+        settleUrl,
+        agent.walletAddress,
+        /insufficient balance/,
+      );
       // Nothing was claimed: the job can still be paid by a funded poster later.
       expect((await fetchChallenge(settleUrl)).status).toBe(402);
     });
@@ -208,10 +376,31 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
       const response = await payingFetch(posterAccount)(paid.settleUrl, { method: "POST" });
       const { txHash } = (await response.json()).data;
       const other = await jobWithBid();
-      expect((await poster.post(`/api/v1/jobs/${other.job.id}/accept`, { proposalId: other.bid.id, txHash })).status).toBe(402);
+      expect(
+        (
+          await poster.post(`/api/v1/jobs/${other.job.id}/accept`, {
+            proposalId: other.bid.id,
+            txHash,
+          })
+        ).status,
+      ).toBe(402);
       const unknown = `0x${"ab".repeat(32)}`;
-      expect((await poster.post(`/api/v1/jobs/${other.job.id}/accept`, { proposalId: other.bid.id, txHash: unknown })).status).toBe(402);
-      expect((await poster.post(`/api/v1/jobs/${paid.job.id}/accept`, { proposalId: paid.bid.id, txHash })).status).toBe(200);
+      expect(
+        (
+          await poster.post(`/api/v1/jobs/${other.job.id}/accept`, {
+            proposalId: other.bid.id,
+            txHash: unknown,
+          })
+        ).status,
+      ).toBe(402);
+      expect(
+        (
+          await poster.post(`/api/v1/jobs/${paid.job.id}/accept`, {
+            proposalId: paid.bid.id,
+            txHash,
+          })
+        ).status,
+      ).toBe(200);
       const notOpen = await fetchChallenge(paid.settleUrl);
       expect(notOpen.status).toBe(409);
     });
@@ -220,10 +409,16 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
   it("settles exactly once under 10 concurrent payments with different valid signatures", async () => {
     const { agent, settleUrl } = await jobWithBid();
     const { paymentRequired } = await fetchChallenge(settleUrl);
-    const headers = await Promise.all(Array.from({ length: 10 }, () => signPaymentHeader(posterAccount, paymentRequired)));
+    const headers = await Promise.all(
+      Array.from({ length: 10 }, () => signPaymentHeader(posterAccount, paymentRequired)),
+    );
     const before = await token.balanceOf(agent.walletAddress);
     const statuses = await Promise.all(
-      headers.map(async (header) => (await fetch(settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } })).status),
+      headers.map(
+        async (header) =>
+          (await fetch(settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } }))
+            .status,
+      ),
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(9);
@@ -231,45 +426,70 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     expect(await token.transfersTo(agent.walletAddress)).toBe(1);
   });
 
-  it.skipIf(kind !== "postgres")("settles exactly once across two server processes sharing PostgreSQL", async () => {
-    const second = await startServer(server.env);
-    extraServers.push(second);
-    const { job, bid, agent } = await jobWithBid();
-    const path = `/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
-    const { paymentRequired } = await fetchChallenge(server.url + path);
-    const headers = await Promise.all(Array.from({ length: 10 }, () => signPaymentHeader(posterAccount, paymentRequired)));
-    const statuses = await Promise.all(
-      headers.map(async (header, index) =>
-        (await fetch((index % 2 ? second.url : server.url) + path, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } })).status,
-      ),
-    );
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
-    expect(await token.transfersTo(agent.walletAddress)).toBe(1);
-  });
+  it.skipIf(kind !== "postgres")(
+    "settles exactly once across two server processes sharing PostgreSQL",
+    async () => {
+      const second = await startServer(server.env);
+      extraServers.push(second);
+      const { job, bid, agent } = await jobWithBid();
+      const path = `/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
+      const { paymentRequired } = await fetchChallenge(server.url + path);
+      const headers = await Promise.all(
+        Array.from({ length: 10 }, () => signPaymentHeader(posterAccount, paymentRequired)),
+      );
+      const statuses = await Promise.all(
+        headers.map(
+          async (header, index) =>
+            (
+              await fetch((index % 2 ? second.url : server.url) + path, {
+                method: "POST",
+                headers: { "PAYMENT-SIGNATURE": header },
+              })
+            ).status,
+        ),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(9);
+      expect(await token.transfersTo(agent.walletAddress)).toBe(1);
+    },
+  );
 
   it("recovers a settlement cut short by a crash and never takes a second payment", async () => {
     const { job, bid, agent, settleUrl } = await jobWithBid();
     // A server that dies right after the on-chain transfer, before recording the hash.
     await server.stop();
-    const crashing = await startServer({ ...server.env, ENABLE_TEST_HOOKS: "true", TEST_CRASH_AFTER_SETTLE: "true" });
+    const crashing = await startServer({
+      ...server.env,
+      ENABLE_TEST_HOOKS: "true",
+      TEST_CRASH_AFTER_SETTLE: "true",
+    });
     const crashUrl = settleUrl.replace(server.url, crashing.url);
     const { paymentRequired } = await fetchChallenge(crashUrl);
     const header = await signPaymentHeader(posterAccount, paymentRequired);
-    await expect(fetch(crashUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } })).rejects.toThrow();
+    await expect(
+      fetch(crashUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } }),
+    ).rejects.toThrow();
     await crashing.stop();
     expect(await token.transfersTo(agent.walletAddress)).toBe(1);
-    const [paidTx] = await token.authorizationTx(posterAccount.address).then((hashes) => hashes.slice(-1));
+    const [paidTx] = await token
+      .authorizationTx(posterAccount.address)
+      .then((hashes) => hashes.slice(-1));
 
     server = await startServer(server.env);
     poster = await new ApiClient(server.url, posterAccount).signIn();
     const url = `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
     // A new, valid payment for the same job is refused: the crashed one is found on chain.
-    const retry = await fetch(url, { method: "POST", headers: { "PAYMENT-SIGNATURE": await signPaymentHeader(posterAccount, paymentRequired) } });
+    const retry = await fetch(url, {
+      method: "POST",
+      headers: { "PAYMENT-SIGNATURE": await signPaymentHeader(posterAccount, paymentRequired) },
+    });
     expect(retry.status).toBe(409);
     expect((await retry.json()).error).toContain(paidTx);
     expect(await token.transfersTo(agent.walletAddress)).toBe(1);
-    const accepted = await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash: paidTx });
+    const accepted = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
+      proposalId: bid.id,
+      txHash: paidTx,
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.paymentTxHash).toBe(paidTx);
   });
@@ -298,7 +518,46 @@ describe("the dev faucet", () => {
     expect(response.status).toBe(200);
     expect(response.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await tokenReader(chain.rpcUrl).balanceOf(address)).toBe(250_000_000n);
-    expect((await client.post("/api/dev/faucet", { address, amountUsdc: 10_001 })).status).toBe(400);
-    expect((await client.post("/api/dev/faucet", { address: "0x12", amountUsdc: 1 })).status).toBe(400);
+    expect((await client.post("/api/dev/faucet", { address, amountUsdc: 10_001 })).status).toBe(
+      400,
+    );
+    expect((await client.post("/api/dev/faucet", { address: "0x12", amountUsdc: 1 })).status).toBe(
+      400,
+    );
+  });
+
+  it("answers 503 with a readable error when the local chain is down", async () => {
+    const database = await prepareServerDatabase("pglite");
+    const down = await startServer({ ...database.env, CHAIN_RPC_URL: "http://127.0.0.1:9" });
+    try {
+      const response = await new ApiClient(down.url).post("/api/dev/faucet", {
+        address: privateKeyToAccount(generatePrivateKey()).address,
+        amountUsdc: 1,
+      });
+      expect(response.status).toBe(503);
+      expect(response.body.error).toMatch(/npm run chain/);
+    } finally {
+      await down.stop();
+      await database.cleanup();
+    }
+  });
+
+  it("does not exist on Base (404)", async () => {
+    const database = await prepareServerDatabase("pglite");
+    const base = await startServer({
+      ...database.env,
+      SETTLEMENT_NETWORK: "base",
+      X402_FACILITATOR_URL: "http://127.0.0.1:9",
+    });
+    try {
+      const response = await new ApiClient(base.url).post("/api/dev/faucet", {
+        address: privateKeyToAccount(generatePrivateKey()).address,
+        amountUsdc: 1,
+      });
+      expect(response.status).toBe(404);
+    } finally {
+      await base.stop();
+      await database.cleanup();
+    }
   });
 });

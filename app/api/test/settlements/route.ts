@@ -11,7 +11,11 @@ const schema = z.object({
   txHash: txHashSchema,
   payer: z.string().max(42).optional(),
   payTo: z.string().max(42).optional(),
-  amountAtomic: z.string().regex(/^\d{1,20}$/).transform(BigInt).optional(),
+  amountAtomic: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .transform(BigInt)
+    .optional(),
 });
 
 export const POST = route({}, async ({ body }) => {

@@ -1,0 +1,107 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { connection } from "next/server";
+import { AgentCard } from "@/components/agents/agent-card";
+import { FilterSelect } from "@/components/filter-select";
+import { categoryLabel } from "@/components/format";
+import { PageHeader } from "@/components/page-header";
+import { firstParam, type SearchParams } from "@/components/search-params";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/pagination";
+import { getDb } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
+import { listAgents } from "@/lib/marketplace/agents";
+import { CATEGORIES, type Category } from "@/lib/validation";
+
+export const metadata: Metadata = { title: "Agents" };
+
+const PAGE_SIZE = 24;
+
+export default async function AgentsPage({
+  searchParams,
+}: {
+  searchParams: Promise<SearchParams>;
+}) {
+  await connection();
+  const params = await searchParams;
+  const categoryParam = firstParam(params, "category");
+  const category = (CATEGORIES as readonly string[]).includes(categoryParam ?? "")
+    ? (categoryParam as Category)
+    : undefined;
+  let cursor = firstParam(params, "cursor");
+  const db = await getDb();
+  let page;
+  try {
+    page = await listAgents(db, { category, limit: PAGE_SIZE, cursor });
+  } catch (error) {
+    if (!(error instanceof DomainError && error.kind === "invalid")) throw error;
+    cursor = undefined;
+    page = await listAgents(db, { category, limit: PAGE_SIZE });
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Agents"
+        description="AI agents that bid on jobs. Ratings come from posters who paid and reviewed them."
+        actions={
+          <Link href="/agents/new" className="btn btn-primary">
+            Register an agent
+          </Link>
+        }
+      />
+      <Form
+        action="/agents"
+        className="mb-5 flex items-center gap-2"
+        aria-label="Filter agents by category"
+      >
+        <FilterSelect
+          id="agent-category-filter"
+          name="category"
+          label="Category"
+          defaultValue={category ?? ""}
+        >
+          <option value="">All categories</option>
+          {CATEGORIES.map((value) => (
+            <option key={value} value={value}>
+              {categoryLabel(value)}
+            </option>
+          ))}
+        </FilterSelect>
+        <noscript>
+          <button type="submit" className="btn btn-secondary">
+            Filter
+          </button>
+        </noscript>
+      </Form>
+      {page.items.length === 0 ? (
+        <EmptyState
+          title={category ? `No agents in ${categoryLabel(category)} yet` : "No agents yet"}
+          action={
+            <Link href="/agents/new" className="btn btn-primary">
+              Register an agent
+            </Link>
+          }
+        >
+          Register yours and start bidding on jobs.
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Agents">
+          {page.items.map((agent) => (
+            <li key={agent.id}>
+              <AgentCard agent={agent} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination
+        basePath="/agents"
+        params={{ category }}
+        cursor={cursor}
+        nextCursor={page.nextCursor}
+        label="Agent pages"
+      />
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { categoryLabel } from "@/components/format";
+import { postJson } from "@/components/forms/api";
+import { Field, FormError, Spinner } from "@/components/forms/fields";
+import {
+  type FieldErrors,
+  fieldErrors,
+  focusFirstError,
+  humanize,
+  serverFieldOf,
+  text,
+} from "@/components/forms/validation";
+import type { AgentView } from "@/lib/marketplace/types";
+import { CATEGORIES, createAgentSchema, LIMITS } from "@/lib/validation";
+
+const LABELS = {
+  name: "Name",
+  description: "Description",
+  categories: "Categories",
+  walletAddress: "Payee wallet",
+} as const;
+type FieldName = keyof typeof LABELS;
+
+export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string | null }) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<FieldErrors<FieldName>>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const wallet = text(form.get("walletAddress")).trim();
+    const parsed = createAgentSchema.safeParse({
+      name: text(form.get("name")),
+      description: text(form.get("description")),
+      categories: form.getAll("categories").map(String),
+      ...(wallet ? { walletAddress: wallet } : {}),
+    });
+    setServerError(null);
+    if (!parsed.success) {
+      const next = fieldErrors(parsed.error, LABELS);
+      setErrors(next);
+      focusFirstError(formElement, next);
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    const result = await postJson<AgentView>("/api/v1/agents", parsed.data);
+    if (result.ok) {
+      router.push(`/agents/${result.data.id}`);
+      router.refresh();
+      return;
+    }
+    setPending(false);
+    const message = humanize(result.error, LABELS);
+    const field = serverFieldOf(result.error, LABELS);
+    if (field) setErrors({ [field]: message });
+    setServerError(message);
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Register an agent">
+      <FormError message={serverError} />
+      <Field id="agent-name" label="Agent name" error={errors.name}>
+        {(props) => (
+          <input
+            {...props}
+            name="name"
+            className="input"
+            maxLength={LIMITS.agentName}
+            autoComplete="off"
+            placeholder="e.g. Atlas Research"
+          />
+        )}
+      </Field>
+      <Field
+        id="agent-description"
+        label="Description"
+        optional
+        hint="What your agent does well. Posters read this when choosing a proposal."
+        error={errors.description}
+      >
+        {(props) => (
+          <textarea
+            {...props}
+            name="description"
+            rows={4}
+            className="input"
+            maxLength={LIMITS.agentDescription}
+          />
+        )}
+      </Field>
+      <fieldset
+        aria-describedby={errors.categories ? "agent-categories-error" : "agent-categories-hint"}
+      >
+        <legend className="field-label">Categories</legend>
+        <p id="agent-categories-hint" className="field-hint">
+          Pick every kind of work the agent takes on.
+        </p>
+        <div className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
+          {CATEGORIES.map((category) => (
+            <label
+              key={category}
+              className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50 dark:border-slate-700 dark:hover:bg-slate-800 dark:has-[:checked]:border-indigo-400 dark:has-[:checked]:bg-indigo-950/60"
+            >
+              <input
+                type="checkbox"
+                name="categories"
+                value={category}
+                className="size-4 rounded accent-indigo-600"
+              />
+              {categoryLabel(category)}
+            </label>
+          ))}
+        </div>
+        {errors.categories ? (
+          <p id="agent-categories-error" className="field-error">
+            {errors.categories}
+          </p>
+        ) : null}
+      </fieldset>
+      <Field
+        id="agent-wallet"
+        label="Payee wallet"
+        optional
+        hint="Where the agent's payments go. Leave empty to use your signed-in wallet."
+        error={errors.walletAddress}
+      >
+        {(props) => (
+          <input
+            {...props}
+            name="walletAddress"
+            className="input font-mono"
+            placeholder={operatorAddress ?? "0x…"}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        )}
+      </Field>
+      <div className="flex justify-end border-t border-slate-200 pt-6 dark:border-slate-800">
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? <Spinner /> : null}
+          {pending ? "Registering…" : "Register agent"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+"use client";
+
+import type { ReactNode } from "react";
+
+/** A <select> inside a GET form that submits the form when it changes. */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  defaultValue,
+  children,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        className="input mt-0 min-w-48 py-2 pr-8"
+        onChange={(event) => event.currentTarget.form?.requestSubmit()}
+      >
+        {children}
+      </select>
+    </div>
+  );
+}

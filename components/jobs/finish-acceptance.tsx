@@ -1,0 +1,55 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { postJson } from "@/components/forms/api";
+import { Spinner } from "@/components/forms/fields";
+
+/** The job is paid (a succeeded settlement) but the accept call never landed: finish it. */
+export function FinishAcceptance({
+  jobId,
+  proposalId,
+  txHash,
+}: {
+  jobId: string;
+  proposalId: string;
+  txHash: string;
+}) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function finish() {
+    setBusy(true);
+    setError(null);
+    const result = await postJson(`/api/v1/jobs/${encodeURIComponent(jobId)}/accept`, {
+      proposalId,
+      txHash,
+    });
+    if (result.ok) {
+      router.refresh();
+      return;
+    }
+    setBusy(false);
+    setError(result.error);
+  }
+
+  return (
+    <div className="space-y-2">
+      <button
+        type="button"
+        className="btn btn-primary w-full sm:w-auto"
+        onClick={finish}
+        disabled={busy}
+      >
+        {busy ? <Spinner /> : null}
+        {error ? "Retry acceptance" : "Finish acceptance"}
+      </button>
+      {error ? (
+        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

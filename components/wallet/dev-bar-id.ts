@@ -1,0 +1,1 @@
+export const DEV_BAR_ID = "wallet-dev-bar";

@@ -1,0 +1,97 @@
+"use client";
+
+import { useState } from "react";
+import { erc20Abi } from "viem";
+import { useAccount, useReadContract } from "wagmi";
+import { atomicToDecimalString } from "@/components/format";
+import type { PublicPaymentConfig } from "@/lib/payments/public-config";
+
+const FAUCET_AMOUNT_USDC = 1_000;
+
+/** Local chain only: the connected wallet's test-USDC balance and the faucet. */
+export function DevWalletBar({ payment }: { payment: PublicPaymentConfig }) {
+  const { address, isConnected } = useAccount();
+  const balance = useReadContract({
+    address: payment.asset,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: address ? [address] : undefined,
+    chainId: payment.chainId,
+    query: { enabled: Boolean(address) },
+  });
+  const [state, setState] = useState<
+    | { kind: "idle" }
+    | { kind: "busy" }
+    | { kind: "done"; text: string }
+    | { kind: "error"; text: string }
+  >({ kind: "idle" });
+
+  if (!isConnected || !address) return null;
+
+  async function getTestUsdc() {
+    setState({ kind: "busy" });
+    try {
+      const response = await fetch("/api/dev/faucet", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ address, amountUsdc: FAUCET_AMOUNT_USDC }),
+      });
+      const body = (await response.json().catch(() => ({}))) as { error?: string };
+      if (!response.ok) {
+        throw new Error(
+          response.status === 404
+            ? "The faucet is not available on this server."
+            : (body.error ?? `The faucet answered HTTP ${response.status}.`),
+        );
+      }
+      await balance.refetch();
+      setState({
+        kind: "done",
+        text: `Added ${FAUCET_AMOUNT_USDC.toLocaleString("en-US")} test USDC.`,
+      });
+    } catch (error) {
+      setState({ kind: "error", text: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  const balanceText =
+    balance.data !== undefined
+      ? `${atomicToDecimalString(balance.data)} test USDC`
+      : balance.isError
+        ? "unavailable (is the local chain running?)"
+        : "…";
+
+  return (
+    <div className="border-b border-amber-200 bg-amber-50 text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm">
+        <span className="inline-flex items-center gap-1.5 font-semibold">
+          <span aria-hidden="true" className="size-2 rounded-full bg-amber-500" />
+          Local test chain
+        </span>
+        <span>
+          Balance:{" "}
+          <strong className="tabular-nums" data-testid="test-usdc-balance">
+            {balanceText}
+          </strong>
+        </span>
+        <button
+          type="button"
+          className="btn btn-sm btn-secondary"
+          onClick={getTestUsdc}
+          disabled={state.kind === "busy"}
+        >
+          {state.kind === "busy" ? "Minting…" : "Get test USDC"}
+        </button>
+        <span role="status" aria-live="polite" className="text-xs">
+          {state.kind === "done" ? state.text : null}
+        </span>
+        {state.kind === "error" ? (
+          <span role="alert" className="text-xs font-medium text-red-700 dark:text-red-300">
+            {state.text}
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+"use client";
+
+import { requestSignIn } from "@/lib/wallet/events";
+
+/** Opens the header's connect / sign-in modal; carries no wallet code itself. */
+export function SignInButton({
+  children = "Sign in with your wallet",
+  className = "btn btn-primary",
+}: {
+  children?: React.ReactNode;
+  className?: string;
+}) {
+  return (
+    <button type="button" className={className} onClick={requestSignIn}>
+      {children}
+    </button>
+  );
+}
+
+export function SignInPrompt({ action }: { action: string }) {
+  return (
+    <div className="flex flex-col items-start gap-3 rounded-lg bg-slate-50 p-4 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between dark:bg-slate-800/60 dark:text-slate-300">
+      <p>Sign in with your wallet to {action}.</p>
+      <SignInButton />
+    </div>
+  );
+}

@@ -1,0 +1,379 @@
+// npm run bench: read throughput of the production server on PostgreSQL, measured against a
+// ceiling in the same run. For each size (1k and 100k jobs by default) it seeds the jobs
+// with one bulk INSERT ... SELECT generate_series into a fresh schema, then drives with
+// autocannon, one after the other:
+//   GET /api/v1/jobs?status=open&limit=50   and   GET /api/v1/jobs/:id
+// and, for each, /api/bench/echo (a handler in the same server, present only with
+// BENCHMARK_MODE=true) serving the very same bytes from memory. The ratio real/ceiling is the
+// share of the framework's best case the real handler reaches. Loopback only; the schema is
+// dropped afterwards.
+//
+// Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test),
+// BENCH_SIZES (default "1000,100000"), BENCH_DURATION seconds per measurement (10),
+// BENCH_WARMUP seconds before each (2), BENCH_CONNECTIONS (10), NEXT_DIST_DIR (the build to
+// run, default .next; rebuilt when missing or older than the sources), BENCH_SKIP_BUILD=1.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { privateKeyToAccount } from "viem/accounts";
+import { migrateTarget } from "@/lib/db/setup";
+import { resolveDbTarget } from "@/lib/db/target";
+import { quoteIdent } from "@/lib/db/sql";
+import { mustRun, nextBin } from "./run";
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
+const SIZES = (process.env.BENCH_SIZES || "1000,100000").split(",").map((size) => {
+  const n = Number(size.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) throw new Error(`bad BENCH_SIZES: ${size}`);
+  return n;
+});
+const DURATION = positive("BENCH_DURATION", 10);
+const WARMUP = positive("BENCH_WARMUP", 2, true);
+const CONNECTIONS = positive("BENCH_CONNECTIONS", 10);
+const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
+
+function positive(name: string, fallback: number, zeroOk = false): number {
+  const value = process.env[name] ? Number(process.env[name]) : fallback;
+  if (!Number.isFinite(value) || value < (zeroOk ? 0 : 1) || value > 600) {
+    throw new Error(`${name} must be a number of ${zeroOk ? "0" : "1"}..600`);
+  }
+  return value;
+}
+
+// autocannon ships no types; this is the part of its API used here.
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  throughput: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining?: number;
+}) => Promise<AutocannonResult>;
+
+async function loadAutocannon(): Promise<Autocannon> {
+  const name: string = "autocannon";
+  const loaded = (await import(name)) as { default?: Autocannon } & Autocannon;
+  return loaded.default ?? loaded;
+}
+
+// ---------------------------------------------------------------------------------------
+
+const POSTER = privateKeyToAccount(`0x${"b".repeat(64)}`).address;
+
+/** Jobs `from`..`to` in one statement: 70% open, the rest spread over the other states. */
+async function seedJobs(client: pg.Client, from: number, to: number) {
+  await client.query(`INSERT INTO "wallets" ("address") VALUES ($1) ON CONFLICT DO NOTHING`, [
+    POSTER,
+  ]);
+  await client.query(
+    `INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic", "timelineDays",
+       "requirements", "handle", "status", "posterAddress", "createdAt", "updatedAt")
+     SELECT 'job_' || substr(md5(g::text), 1, 16),
+            'Benchmark job #' || g,
+            'A seeded job for the benchmark. ' || repeat('Summarise, compare and cite. ', 8),
+            (enum_range(NULL::"Category"))[1 + g % 23],
+            (1 + g % 500)::bigint * 1000000 + 250000,
+            1 + g % 30,
+            ARRAY['Cite every source', 'Deliver as Markdown'],
+            '@bench',
+            (CASE WHEN g % 10 < 7 THEN 'open' WHEN g % 10 = 7 THEN 'in_progress'
+                  WHEN g % 10 = 8 THEN 'delivered' ELSE 'completed' END)::"JobStatus",
+            $1,
+            TIMESTAMP '2026-01-01' + make_interval(secs => g),
+            TIMESTAMP '2026-01-01' + make_interval(secs => g)
+     FROM generate_series($2::int, $3::int) AS g`,
+    [POSTER, from, to],
+  );
+  await client.query(`ANALYZE "jobs"`);
+}
+
+// ---------------------------------------------------------------------------------------
+
+const SOURCES = [
+  "app",
+  "lib",
+  "components",
+  "instrumentation.ts",
+  "proxy.ts",
+  "middleware.ts",
+  "next.config.ts",
+  "package-lock.json",
+];
+
+function newestSourceMtime(): number {
+  let newest = 0;
+  const visit = (entry: string) => {
+    if (!fs.existsSync(entry)) return;
+    const stat = fs.statSync(entry);
+    if (stat.isDirectory()) {
+      for (const child of fs.readdirSync(entry)) visit(path.join(entry, child));
+    } else if (/\.(tsx?|css|json|mjs)$/.test(entry)) {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  SOURCES.forEach(visit);
+  return newest;
+}
+
+async function ensureBuild() {
+  const buildId = path.join(DIST_DIR, "BUILD_ID");
+  if (process.env.BENCH_SKIP_BUILD === "1") {
+    if (!fs.existsSync(buildId))
+      throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}`);
+    return;
+  }
+  if (fs.existsSync(buildId) && fs.statSync(buildId).mtimeMs > newestSourceMtime()) return;
+  console.log(`› next build (into ${DIST_DIR})`);
+  await mustRun(nextBin, ["build"], {
+    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl: string): Promise<Server> {
+  const port = await freePort();
+  let output = "";
+  const child: ChildProcess = spawn(
+    path.resolve(nextBin),
+    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_DIST_DIR: DIST_DIR,
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET: randomBytes(32).toString("hex"),
+        BENCHMARK_MODE: "true",
+        ENABLE_TEST_HOOKS: "false",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited:\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/v1/jobs?limit=1`)).ok) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  await stop();
+  throw new Error(`next start did not become ready:\n${output}`);
+}
+
+// ---------------------------------------------------------------------------------------
+
+interface Measurement {
+  size: number;
+  name: string;
+  bytes: number;
+  real: AutocannonResult;
+  ceiling: AutocannonResult;
+}
+
+/** Fetches the real response, hands its bytes to the ceiling and checks they come back equal. */
+async function prepareCeiling(server: Server, key: "list" | "job", realPath: string) {
+  const real = await fetch(server.url + realPath);
+  if (real.status !== 200) throw new Error(`${realPath} answered ${real.status}`);
+  const bytes = new Uint8Array(await real.arrayBuffer());
+  const stored = await fetch(`${server.url}/api/bench/echo?key=${key}`, {
+    method: "POST",
+    body: bytes,
+  });
+  if (stored.status !== 200) throw new Error(`storing the ceiling failed: ${await stored.text()}`);
+  const echoed = new Uint8Array(
+    await (await fetch(`${server.url}/api/bench/echo?key=${key}`)).arrayBuffer(),
+  );
+  if (Buffer.compare(Buffer.from(echoed), Buffer.from(bytes)) !== 0) {
+    throw new Error("the ceiling does not answer the same bytes as the real handler");
+  }
+  return bytes.byteLength;
+}
+
+async function drive(autocannon: Autocannon, url: string): Promise<AutocannonResult> {
+  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`,
+    );
+  }
+  return result;
+}
+
+function printTable(measurements: Measurement[]) {
+  const rows = [
+    [
+      "jobs",
+      "endpoint",
+      "bytes",
+      "real req/s",
+      "p50 ms",
+      "p99 ms",
+      "ceiling req/s",
+      "p50 ms",
+      "p99 ms",
+      "real/ceiling",
+    ],
+  ];
+  for (const m of measurements) {
+    rows.push([
+      m.size.toLocaleString("en-US"),
+      m.name,
+      m.bytes.toLocaleString("en-US"),
+      m.real.requests.average.toFixed(0),
+      String(m.real.latency.p50),
+      String(m.real.latency.p99),
+      m.ceiling.requests.average.toFixed(0),
+      String(m.ceiling.latency.p50),
+      String(m.ceiling.latency.p99),
+      `${((100 * m.real.requests.average) / m.ceiling.requests.average).toFixed(0)}%`,
+    ]);
+  }
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) =>
+        column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+      )
+      .join("  ");
+  console.log(`\n${line(rows[0]!)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+async function main() {
+  const autocannon = await loadAutocannon();
+  await ensureBuild();
+
+  const schema = `bench_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  let server: Server | undefined;
+  const cleanup = async () => {
+    await server?.stop();
+    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+    await admin.end();
+  };
+  const interrupted = () => {
+    console.error("\ninterrupted; cleaning up");
+    cleanup().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+
+  try {
+    const { rows } = await admin.query<{ server_version: string }>("SHOW server_version");
+    await admin.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
+    const url = new URL(DATABASE_URL);
+    url.searchParams.set("schema", schema);
+    await migrateTarget(resolveDbTarget({ DATABASE_URL: url.toString() }));
+    await admin.query(`SET search_path TO ${quoteIdent(schema)}`);
+
+    console.log(
+      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), PostgreSQL ${rows[0]?.server_version}; ` +
+        `${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per measurement, loopback`,
+    );
+    server = await startServer(url.toString());
+
+    const measurements: Measurement[] = [];
+    let seeded = 0;
+    for (const size of [...SIZES].sort((a, b) => a - b)) {
+      const started = Date.now();
+      await seedJobs(admin, seeded + 1, size);
+      seeded = size;
+      console.log(`seeded ${size.toLocaleString("en-US")} jobs (${Date.now() - started} ms)`);
+
+      const { rows: picked } = await admin.query<{ id: string }>(
+        `SELECT "id" FROM "jobs" WHERE "status" = 'open' ORDER BY "createdAt" LIMIT 1 OFFSET $1`,
+        [Math.floor((size * 0.7) / 2)],
+      );
+      const targets = [
+        {
+          key: "list" as const,
+          name: "GET /api/v1/jobs?status=open&limit=50",
+          path: "/api/v1/jobs?status=open&limit=50",
+        },
+        {
+          key: "job" as const,
+          name: "GET /api/v1/jobs/:id",
+          path: `/api/v1/jobs/${picked[0]!.id}`,
+        },
+      ];
+      for (const target of targets) {
+        const bytes = await prepareCeiling(server, target.key, target.path);
+        const real = await drive(autocannon, server.url + target.path);
+        const ceiling = await drive(autocannon, `${server.url}/api/bench/echo?key=${target.key}`);
+        measurements.push({ size, name: target.name, bytes, real, ceiling });
+        console.log(
+          `  ${target.name}: ${real.requests.average.toFixed(0)} req/s vs ceiling ${ceiling.requests.average.toFixed(0)} req/s`,
+        );
+      }
+    }
+    printTable(measurements);
+  } finally {
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
