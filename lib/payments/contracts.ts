@@ -283,3 +283,15 @@ export const testUsdcBytecode = testUsdcArtifact.bytecode as Hex;
 
 /** Runtime code of Multicall3 (install it at MULTICALL3_ADDRESS with `evm_setAccountCode`). */
 export const multicall3DeployedBytecode = multicall3Artifact.deployedBytecode as Hex;
+
+/** EIP-3009 `TransferWithAuthorization` EIP-712 types: what a payer signs. */
+export const transferWithAuthorizationTypes = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;

@@ -26,7 +26,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/config";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
-import { MULTICALL3_ADDRESS, testUsdcAbi } from "./contracts";
+import { MULTICALL3_ADDRESS, testUsdcAbi, transferWithAuthorizationTypes } from "./contracts";
 import { createFacilitator, type FacilitatorClient } from "./facilitator";
 import {
   DEMO_ACCOUNTS,
@@ -45,17 +45,6 @@ import {
   findAuthorizationTx,
   verifyTransferReceipt,
 } from "./verify-receipt";
-
-const transferWithAuthorizationTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 
 let chain: TestChain;
 let net: SettlementNetwork;

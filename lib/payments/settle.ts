@@ -41,7 +41,8 @@ export type SettleOutcome =
   | { kind: "payment_required"; reason: string; paymentRequired: PaymentRequired }
   | { kind: "settled"; data: SettlementData; paymentResponse: SettleResponse };
 
-interface EvmAuthorization {
+/** The EIP-3009 authorization inside an `exact` EVM payment payload (decimal strings). */
+export interface EvmAuthorization {
   from: string;
   to: string;
   value: string;

@@ -5,7 +5,8 @@ import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { createPublicClient, getAddress, http, type LocalAccount, toHex } from "viem";
-import { testUsdcAbi } from "@/lib/payments/contracts";
+import { testUsdcAbi, transferWithAuthorizationTypes } from "@/lib/payments/contracts";
+import type { EvmAuthorization as Authorization } from "@/lib/payments/settle";
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/lib/payments/local-chain";
 
 /** A payer as the README shows one: @x402/fetch with spend controls naming our token. */
@@ -39,15 +40,6 @@ export async function fetchChallenge(
   };
 }
 
-type Authorization = {
-  from: string;
-  to: string;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: string;
-};
-
 /**
  * Signs an EIP-3009 authorization for the challenge by hand, so tests can break it on
  * purpose: `signed` changes the terms that are signed, `sent` the terms that are sent.
@@ -80,16 +72,7 @@ export async function signPaymentHeader(
       chainId: LOCAL_CHAIN_ID,
       verifyingContract: getAddress(requirements.asset),
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" },
-      ],
-    },
+    types: transferWithAuthorizationTypes,
     primaryType: "TransferWithAuthorization",
     message: {
       from: getAddress(signed.from),
