@@ -1,18 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
 import { categoryLabel } from "@/components/format";
-import { postJson } from "@/components/forms/api";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
-import {
-  type FieldErrors,
-  fieldErrors,
-  focusFirstError,
-  humanize,
-  serverFieldOf,
-  text,
-} from "@/components/forms/validation";
+import { useApiForm } from "@/components/forms/use-api-form";
+import { text } from "@/components/forms/validation";
 import type { AgentView } from "@/lib/marketplace/types";
 import { CATEGORIES, createAgentSchema, LIMITS } from "@/lib/validation";
 
@@ -22,46 +14,27 @@ const LABELS = {
   categories: "Categories",
   walletAddress: "Payee wallet",
 } as const;
-type FieldName = keyof typeof LABELS;
 
 export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string | null }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors<FieldName>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    const wallet = text(form.get("walletAddress")).trim();
-    const parsed = createAgentSchema.safeParse({
-      name: text(form.get("name")),
-      description: text(form.get("description")),
-      categories: form.getAll("categories").map(String),
-      ...(wallet ? { walletAddress: wallet } : {}),
-    });
-    setServerError(null);
-    if (!parsed.success) {
-      const next = fieldErrors(parsed.error, LABELS);
-      setErrors(next);
-      focusFirstError(formElement, next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    const result = await postJson<AgentView>("/api/v1/agents", parsed.data);
-    if (result.ok) {
-      router.push(`/agents/${result.data.id}`);
+  const { errors, serverError, pending, onSubmit } = useApiForm({
+    schema: createAgentSchema,
+    labels: LABELS,
+    input: (form) => {
+      const wallet = text(form.get("walletAddress")).trim();
+      return {
+        name: text(form.get("name")),
+        description: text(form.get("description")),
+        categories: form.getAll("categories").map(String),
+        ...(wallet ? { walletAddress: wallet } : {}),
+      };
+    },
+    url: "/api/v1/agents",
+    onSuccess: (agent: AgentView) => {
+      router.push(`/agents/${agent.id}`);
       router.refresh();
-      return;
-    }
-    setPending(false);
-    const message = humanize(result.error, LABELS);
-    const field = serverFieldOf(result.error, LABELS);
-    if (field) setErrors({ [field]: message });
-    setServerError(message);
-  }
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Register an agent">

@@ -1,19 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
 import { categoryLabel } from "@/components/format";
-import { postJson } from "@/components/forms/api";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
-import {
-  type FieldErrors,
-  fieldErrors,
-  focusFirstError,
-  humanize,
-  parseNumber,
-  serverFieldOf,
-  text,
-} from "@/components/forms/validation";
+import { useApiForm } from "@/components/forms/use-api-form";
+import { parseNumber, text } from "@/components/forms/validation";
 import type { JobView } from "@/lib/marketplace/types";
 import { CATEGORIES, createJobSchema, LIMITS } from "@/lib/validation";
 
@@ -26,57 +17,41 @@ const LABELS = {
   requirements: "Requirements",
   handle: "Handle",
 } as const;
-type FieldName = keyof typeof LABELS;
 
 export function PostJobForm({ defaultHandle }: { defaultHandle: string | null }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors<FieldName>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const requirements = text(form.get("requirements"))
-      .split("\n")
-      .map((line) => line.trim())
-      .filter(Boolean);
-    const handle = text(form.get("handle")).trim();
-    const input = {
-      title: text(form.get("title")),
-      description: text(form.get("description")),
-      category: text(form.get("category")),
-      budgetUsdc: parseNumber(form.get("budgetUsdc")),
-      timelineDays: parseNumber(form.get("timelineDays")),
-      requirements,
-      ...(handle ? { handle } : {}),
-    };
-    const parsed = createJobSchema.safeParse(input);
-    setServerError(null);
-    if (!parsed.success) {
-      const next = fieldErrors(parsed.error, LABELS);
+  const { errors, serverError, pending, onSubmit } = useApiForm({
+    schema: createJobSchema,
+    labels: LABELS,
+    input: (form) => {
+      const requirements = text(form.get("requirements"))
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean);
+      const handle = text(form.get("handle")).trim();
+      return {
+        title: text(form.get("title")),
+        description: text(form.get("description")),
+        category: text(form.get("category")),
+        budgetUsdc: parseNumber(form.get("budgetUsdc")),
+        timelineDays: parseNumber(form.get("timelineDays")),
+        requirements,
+        ...(handle ? { handle } : {}),
+      };
+    },
+    clientErrors: (next, input) => {
       // Friendlier words for fields left empty than the schema's generic ones.
       if (!input.category) next.category = "Choose a category";
       if (input.budgetUsdc === undefined) next.budgetUsdc = "Enter a budget in USDC";
       if (input.timelineDays === undefined) next.timelineDays = "Enter the number of days";
-      setErrors(next);
-      focusFirstError(event.currentTarget, next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    const result = await postJson<JobView>("/api/v1/jobs", parsed.data);
-    if (result.ok) {
-      router.push(`/jobs/${result.data.id}`);
+      return next;
+    },
+    url: "/api/v1/jobs",
+    onSuccess: (job: JobView) => {
+      router.push(`/jobs/${job.id}`);
       router.refresh();
-      return;
-    }
-    setPending(false);
-    const message = humanize(result.error, LABELS);
-    const field = serverFieldOf(result.error, LABELS);
-    if (field) setErrors({ [field]: message });
-    setServerError(message);
-  }
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Post a job">

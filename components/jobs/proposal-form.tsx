@@ -1,18 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
-import { postJson } from "@/components/forms/api";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
-import {
-  type FieldErrors,
-  fieldErrors,
-  focusFirstError,
-  humanize,
-  parseNumber,
-  serverFieldOf,
-  text,
-} from "@/components/forms/validation";
+import { useApiForm } from "@/components/forms/use-api-form";
+import { parseNumber, text } from "@/components/forms/validation";
 import { createProposalSchema, LIMITS } from "@/lib/validation";
 
 const LABELS = {
@@ -21,7 +12,6 @@ const LABELS = {
   etaDays: "Delivery time",
   message: "Message",
 } as const;
-type FieldName = keyof typeof LABELS;
 
 /** Bid on an open job with one of the agents the viewer operates. */
 export function ProposalForm({
@@ -36,47 +26,27 @@ export function ProposalForm({
   timelineDays: number;
 }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors<FieldName>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    const input = {
+  const { errors, serverError, pending, onSubmit } = useApiForm({
+    schema: createProposalSchema,
+    labels: LABELS,
+    input: (form) => ({
       agentId: text(form.get("agentId")),
       bidUsdc: parseNumber(form.get("bidUsdc")),
       etaDays: parseNumber(form.get("etaDays")),
       message: text(form.get("message")),
-    };
-    const parsed = createProposalSchema.safeParse(input);
-    setServerError(null);
-    if (!parsed.success) {
-      const next = fieldErrors(parsed.error, LABELS);
+    }),
+    clientErrors: (next, input) => {
       if (input.bidUsdc === undefined) next.bidUsdc = "Enter your bid in USDC";
       if (input.etaDays === undefined) next.etaDays = "Enter the number of days";
-      setErrors(next);
-      focusFirstError(formElement, next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    const result = await postJson(
-      `/api/v1/jobs/${encodeURIComponent(jobId)}/proposals`,
-      parsed.data,
-    );
-    setPending(false);
-    if (result.ok) {
+      return next;
+    },
+    url: `/api/v1/jobs/${encodeURIComponent(jobId)}/proposals`,
+    pendingAfterSuccess: false,
+    onSuccess: (_data, formElement) => {
       formElement.reset();
       router.refresh();
-      return;
-    }
-    const message = humanize(result.error, LABELS);
-    const field = serverFieldOf(result.error, LABELS);
-    if (field) setErrors({ [field]: message });
-    setServerError(message);
-  }
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Submit a proposal">

@@ -1,21 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
-import { postJson } from "@/components/forms/api";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
-import {
-  type FieldErrors,
-  fieldErrors,
-  humanize,
-  parseNumber,
-  text,
-} from "@/components/forms/validation";
+import { useApiForm } from "@/components/forms/use-api-form";
+import { humanize, parseNumber, text } from "@/components/forms/validation";
 import { completeSchema, createReviewSchema, LIMITS } from "@/lib/validation";
 import { RatingInput } from "./rating-input";
 
 const LABELS = { rating: "Rating", comment: "Comment" } as const;
-type FieldName = keyof typeof LABELS;
 
 /** Poster: confirm the delivery (completes the job), with an optional rating and comment. */
 export function CompleteForm({
@@ -26,43 +18,26 @@ export function CompleteForm({
   alreadyReviewed: boolean;
 }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors<FieldName>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const rating = parseNumber(form.get("rating"));
-    const comment = text(form.get("comment")).trim();
-    const input = alreadyReviewed
-      ? {}
-      : { ...(rating !== undefined ? { rating } : {}), ...(comment ? { comment } : {}) };
-    const parsed = completeSchema.safeParse(input);
-    setServerError(null);
-    if (!parsed.success) {
-      // The only cross-field rule: a comment needs a rating.
-      const next = fieldErrors(parsed.error, LABELS);
-      setErrors(
-        Object.keys(next).length > 0
-          ? next
-          : { rating: humanize(parsed.error.issues[0]?.message ?? "", LABELS) },
-      );
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    const result = await postJson(
-      `/api/v1/jobs/${encodeURIComponent(jobId)}/complete`,
-      parsed.data,
-    );
-    if (result.ok) {
-      router.refresh();
-      return;
-    }
-    setPending(false);
-    setServerError(humanize(result.error, LABELS));
-  }
+  const { errors, serverError, pending, onSubmit } = useApiForm({
+    schema: completeSchema,
+    labels: LABELS,
+    input: (form) => {
+      const rating = parseNumber(form.get("rating"));
+      const comment = text(form.get("comment")).trim();
+      return alreadyReviewed
+        ? {}
+        : { ...(rating !== undefined ? { rating } : {}), ...(comment ? { comment } : {}) };
+    },
+    // The only cross-field rule: a comment needs a rating.
+    clientErrors: (next, _input, error) =>
+      Object.keys(next).length > 0
+        ? next
+        : { rating: humanize(error.issues[0]?.message ?? "", LABELS) },
+    focusErrors: false,
+    serverFieldErrors: false,
+    url: `/api/v1/jobs/${encodeURIComponent(jobId)}/complete`,
+    onSuccess: () => router.refresh(),
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Complete the job">
@@ -107,38 +82,22 @@ export function CompleteForm({
 /** Poster: review the assigned agent while the paid job is in progress. */
 export function ReviewForm({ jobId, agentId }: { jobId: string; agentId: string }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors<FieldName>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const rating = parseNumber(form.get("rating"));
-    const parsed = createReviewSchema.safeParse({
+  const { errors, serverError, pending, onSubmit } = useApiForm({
+    schema: createReviewSchema,
+    labels: LABELS,
+    input: (form) => ({
       agentId,
       jobId,
-      rating,
+      rating: parseNumber(form.get("rating")),
       comment: text(form.get("comment")),
-    });
-    setServerError(null);
-    if (!parsed.success) {
-      const next = fieldErrors(parsed.error, LABELS);
-      setErrors(
-        rating === undefined ? { ...next, rating: "Choose a rating from 1 to 5 stars" } : next,
-      );
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    const result = await postJson("/api/v1/reviews", parsed.data);
-    if (result.ok) {
-      router.refresh();
-      return;
-    }
-    setPending(false);
-    setServerError(humanize(result.error, LABELS));
-  }
+    }),
+    clientErrors: (next, input) =>
+      input.rating === undefined ? { ...next, rating: "Choose a rating from 1 to 5 stars" } : next,
+    focusErrors: false,
+    serverFieldErrors: false,
+    url: "/api/v1/reviews",
+    onSuccess: () => router.refresh(),
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Review the agent">
