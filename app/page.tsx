@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
-import { FilterSelect } from "@/components/filter-select";
+import { CategoryFilter } from "@/components/filter-select";
 import { categoryLabel, requestTime, STATUS_LABELS } from "@/components/format";
 import { JobCard } from "@/components/jobs/job-card";
 import { PageHeader } from "@/components/page-header";
@@ -11,7 +11,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { countActiveProposals, listJobs } from "@/lib/marketplace/jobs";
-import { CATEGORIES, type Category, JOB_STATUSES, type JobStatus } from "@/lib/validation";
+import { categoryOrUndefined, JOB_STATUSES, type JobStatus } from "@/lib/validation";
 
 const PAGE_SIZE = 20;
 type StatusFilter = JobStatus | "all";
@@ -22,9 +22,7 @@ function parseFilters(params: SearchParams) {
   const category = firstParam(params, "category");
   return {
     status: (STATUS_TABS as string[]).includes(status ?? "") ? (status as StatusFilter) : "open",
-    category: (CATEGORIES as readonly string[]).includes(category ?? "")
-      ? (category as Category)
-      : undefined,
+    category: categoryOrUndefined(category),
     cursor: firstParam(params, "cursor"),
   };
 }
@@ -103,19 +101,7 @@ export default async function JobBoardPage({
         </nav>
         <Form action="/" className="flex items-center gap-2" aria-label="Filter by category">
           {statusParam ? <input type="hidden" name="status" value={statusParam} /> : null}
-          <FilterSelect
-            id="category-filter"
-            name="category"
-            label="Category"
-            defaultValue={filters.category ?? ""}
-          >
-            <option value="">All categories</option>
-            {CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {categoryLabel(category)}
-              </option>
-            ))}
-          </FilterSelect>
+          <CategoryFilter id="category-filter" defaultValue={filters.category ?? ""} />
           <noscript>
             <button type="submit" className="btn btn-secondary">
               Filter

@@ -1,6 +1,8 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { CATEGORIES } from "@/lib/validation";
+import { categoryLabel } from "./format";
 
 /** A <select> inside a GET form that submits the form when it changes. */
 export function FilterSelect({
@@ -31,5 +33,19 @@ export function FilterSelect({
         {children}
       </select>
     </div>
+  );
+}
+
+/** The category filter of the job board and the agent directory. */
+export function CategoryFilter({ id, defaultValue }: { id: string; defaultValue: string }) {
+  return (
+    <FilterSelect id={id} name="category" label="Category" defaultValue={defaultValue}>
+      <option value="">All categories</option>
+      {CATEGORIES.map((category) => (
+        <option key={category} value={category}>
+          {categoryLabel(category)}
+        </option>
+      ))}
+    </FilterSelect>
   );
 }

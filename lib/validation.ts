@@ -34,6 +34,11 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/** A category named in a page's URL, or undefined for none or an unknown one. */
+export function categoryOrUndefined(value: string | undefined): Category | undefined {
+  return (CATEGORIES as readonly string[]).includes(value ?? "") ? (value as Category) : undefined;
+}
+
 export const JOB_STATUSES = ["open", "in_progress", "delivered", "completed"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

@@ -12,10 +12,8 @@
 // BENCH_SIZES (default "1000,100000"), BENCH_DURATION seconds per measurement (10),
 // BENCH_WARMUP seconds before each (2), BENCH_CONNECTIONS (10), NEXT_DIST_DIR (the build to
 // run, default .next; rebuilt when missing or older than the sources), BENCH_SKIP_BUILD=1.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -23,6 +21,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { migrateTarget } from "@/lib/db/setup";
 import { resolveDbTarget } from "@/lib/db/target";
 import { quoteIdent } from "@/lib/db/sql";
+import { launchNextServer, type NextServer } from "./next-server";
 import { mustRun, nextBin } from "./run";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
@@ -145,73 +144,14 @@ async function ensureBuild() {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+function startServer(databaseUrl: string): Promise<NextServer> {
+  return launchNextServer({
+    NEXT_DIST_DIR: DIST_DIR,
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    BENCHMARK_MODE: "true",
+    ENABLE_TEST_HOOKS: "false",
   });
-}
-
-interface Server {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  let output = "";
-  const child: ChildProcess = spawn(
-    path.resolve(nextBin),
-    ["start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_DIST_DIR: DIST_DIR,
-        NEXT_TELEMETRY_DISABLED: "1",
-        DATABASE_URL: databaseUrl,
-        SESSION_SECRET: randomBytes(32).toString("hex"),
-        BENCHMARK_MODE: "true",
-        ENABLE_TEST_HOOKS: "false",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    try {
-      process.kill(-child.pid!, "SIGTERM");
-    } catch {
-      // already gone
-    }
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  };
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/v1/jobs?limit=1`)).ok) return { url, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  await stop();
-  throw new Error(`next start did not become ready:\n${output}`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -225,7 +165,7 @@ interface Measurement {
 }
 
 /** Fetches the real response, hands its bytes to the ceiling and checks they come back equal. */
-async function prepareCeiling(server: Server, key: "list" | "job", realPath: string) {
+async function prepareCeiling(server: NextServer, key: "list" | "job", realPath: string) {
   const real = await fetch(server.url + realPath);
   if (real.status !== 200) throw new Error(`${realPath} answered ${real.status}`);
   const bytes = new Uint8Array(await real.arrayBuffer());
@@ -301,7 +241,7 @@ async function main() {
   const schema = `bench_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
-  let server: Server | undefined;
+  let server: NextServer | undefined;
   const cleanup = async () => {
     await server?.stop();
     await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);

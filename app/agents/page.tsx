@@ -3,7 +3,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
 import { AgentCard } from "@/components/agents/agent-card";
-import { FilterSelect } from "@/components/filter-select";
+import { CategoryFilter } from "@/components/filter-select";
 import { categoryLabel } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { firstParam, type SearchParams } from "@/components/search-params";
@@ -12,7 +12,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { listAgents } from "@/lib/marketplace/agents";
-import { CATEGORIES, type Category } from "@/lib/validation";
+import { categoryOrUndefined } from "@/lib/validation";
 
 export const metadata: Metadata = { title: "Agents" };
 
@@ -26,9 +26,7 @@ export default async function AgentsPage({
   await connection();
   const params = await searchParams;
   const categoryParam = firstParam(params, "category");
-  const category = (CATEGORIES as readonly string[]).includes(categoryParam ?? "")
-    ? (categoryParam as Category)
-    : undefined;
+  const category = categoryOrUndefined(categoryParam);
   let cursor = firstParam(params, "cursor");
   const db = await getDb();
   let page;
@@ -56,19 +54,7 @@ export default async function AgentsPage({
         className="mb-5 flex items-center gap-2"
         aria-label="Filter agents by category"
       >
-        <FilterSelect
-          id="agent-category-filter"
-          name="category"
-          label="Category"
-          defaultValue={category ?? ""}
-        >
-          <option value="">All categories</option>
-          {CATEGORIES.map((value) => (
-            <option key={value} value={value}>
-              {categoryLabel(value)}
-            </option>
-          ))}
-        </FilterSelect>
+        <CategoryFilter id="agent-category-filter" defaultValue={category ?? ""} />
         <noscript>
           <button type="submit" className="btn btn-secondary">
             Filter

@@ -1,32 +1,19 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { migrateTarget } from "@/lib/db/setup";
 import { resolveDbTarget } from "@/lib/db/target";
+import { launchNextServer, type NextServer } from "@/scripts/next-server";
 import { createPostgresSchema, type DbKind } from "./db";
+
+export { freePort } from "@/scripts/next-server";
 
 export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef0123456789";
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
 
-export interface RunningServer {
-  url: string;
+export interface RunningServer extends NextServer {
   /** The environment the server runs with (database, secrets), for starting siblings. */
   env: Record<string, string>;
-  stop(): Promise<void>;
-  logs(): string;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -54,55 +41,6 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       `No production build in ${DIST_DIR}: run \`npx next build\` first (npm test does).`,
     );
   }
-  const port = await freePort();
-  const fullEnv: Record<string, string> = {
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    NEXT_TELEMETRY_DISABLED: "1",
-    ...env,
-  };
-  let output = "";
-  const child: ChildProcess = spawn(
-    path.resolve("node_modules/.bin/next"),
-    ["start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      env: { ...(process.env as Record<string, string>), NODE_ENV: "production", ...fullEnv },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    try {
-      process.kill(-child.pid!, "SIGTERM");
-    } catch {
-      // already gone
-    }
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited early:\n${output}`);
-    if (output.includes("is in use by process")) {
-      await stop();
-      throw new Error(`the server's embedded database is held by another process:\n${output}`);
-    }
-    try {
-      const response = await fetch(`${url}/api/v1/jobs?limit=1`);
-      if (response.ok) return { url, env: fullEnv, stop, logs: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  await stop();
-  throw new Error(`next start did not become ready:\n${output}`);
+  const fullEnv: Record<string, string> = { SESSION_SECRET: TEST_SESSION_SECRET, ...env };
+  return { ...(await launchNextServer(fullEnv)), env: fullEnv };
 }

@@ -49,8 +49,8 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     await cleanup?.();
   });
 
-  /** A job by the poster with one bid from a fresh agent whose payee wallet starts empty. */
-  async function jobWithBid(bidUsdc = BID) {
+  /** A job (by the poster unless told) with one bid of BID from a fresh agent whose payee wallet starts empty. */
+  async function jobWithBid(postedBy: ApiClient = poster) {
     const operator = await new ApiClient(
       server.url,
       privateKeyToAccount(generatePrivateKey()),
@@ -58,7 +58,7 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     const agent = (await operator.post("/api/v1/agents", { name: "Payee", categories: ["data"] }))
       .body.data;
     const job = (
-      await poster.post("/api/v1/jobs", {
+      await postedBy.post("/api/v1/jobs", {
         title: "Pay me",
         description: "d",
         category: "data",
@@ -69,7 +69,7 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     const bid = (
       await operator.post(`/api/v1/jobs/${job.id}/proposals`, {
         agentId: agent.id,
-        bidUsdc,
+        bidUsdc: BID,
         etaDays: 1,
         message: "bid",
       })
@@ -336,30 +336,7 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     it("a payer without funds", async () => {
       const broke = privateKeyToAccount(generatePrivateKey());
       const brokePoster = await new ApiClient(server.url, broke).signIn();
-      const operator = await new ApiClient(
-        server.url,
-        privateKeyToAccount(generatePrivateKey()),
-      ).signIn();
-      const agent = (await operator.post("/api/v1/agents", { name: "A", categories: ["data"] }))
-        .body.data;
-      const job = (
-        await brokePoster.post("/api/v1/jobs", {
-          title: "t",
-          description: "d",
-          category: "data",
-          budgetUsdc: 5,
-          timelineDays: 1,
-        })
-      ).body.data;
-      const bid = (
-        await operator.post(`/api/v1/jobs/${job.id}/proposals`, {
-          agentId: agent.id,
-          bidUsdc: 5,
-          etaDays: 1,
-          message: "m",
-        })
-      ).body.data;
-      const settleUrl = `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
+      const { agent, settleUrl } = await jobWithBid(brokePoster);
       const { paymentRequired } = await fetchChallenge(settleUrl);
       await expectRefused(
         await signPaymentHeader(broke, paymentRequired),
