@@ -2,6 +2,19 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// The house's boundaries (README: How the code is laid out). Type-only imports are erased at
+// build time, so they may cross; values may not.
+const DEV_MACHINERY = {
+  group: ["@/dev", "@/dev/**", "@/tests/**", "@/e2e/**"],
+  message: "Development and test machinery: only scripts, tests and app/api/dev import it.",
+};
+const SERVER_CODE = {
+  regex: "^@/(lib/(?!shared(/|$))|server/)",
+  allowTypeImports: true,
+  message:
+    "Browser and shared code imports only lib/shared (server modules hold keys and secrets); pass data as props.",
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -20,6 +33,59 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": [
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+    },
+  },
+  {
+    // Production code: never the dev machinery (the payment path above all).
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "server/**/*.ts"],
+    ignores: ["**/*.test.ts", "app/api/dev/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [DEV_MACHINERY] }],
+    },
+  },
+  {
+    // Components (server sections and client leaves) get data as props from pages.
+    files: ["components/**/*.{ts,tsx}", "app/error.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [DEV_MACHINERY, SERVER_CODE] },
+      ],
+    },
+  },
+  {
+    // Isomorphic: the browser imports it. Only itself, Prisma's generated enums and packages.
+    files: ["lib/shared/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            DEV_MACHINERY,
+            {
+              regex: "^@/(lib/(?!shared/|generated/prisma/enums$)|server/|components/)",
+              message: "lib/shared is isomorphic: it imports nothing server-side.",
+            },
+            { group: ["node:*"], message: "lib/shared runs in the browser too." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The domain and payments never depend on the UI.
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/components/**", "@/app/**"], message: "lib/ never imports the UI." },
+          ],
+        },
       ],
     },
   },

@@ -1,7 +1,9 @@
 // Runs once when the server starts: a bad configuration stops it with a clear message
-// instead of failing on the first request.
+// instead of failing on the first request; then the settlement reconciler starts.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { checkStartupConfigOrExit } = await import("./lib/startup");
-  checkStartupConfigOrExit();
+  const { checkStartupOrExit } = await import("./lib/startup");
+  await checkStartupOrExit();
+  const { startSettlementReconciler } = await import("./lib/payments/reconciler");
+  startSettlementReconciler();
 }

@@ -22,6 +22,7 @@ const nextConfig: NextConfig = {
     "pg",
     "ganache",
     "solc",
+    "ioredis",
   ],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

@@ -35,7 +35,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: "node_modules/.bin/tsx e2e/serve.ts",
+    command: "node_modules/.bin/tsx --conditions=react-server e2e/serve.ts",
     url: `${baseURL}/api/v1/jobs?limit=1`,
     env: { E2E_PORT: String(port) },
     reuseExistingServer: false,

@@ -1,20 +1,52 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Two projects. unit: the domain, payments and tooling in-process (no build, no spawned
+// process; a test that needs a chain starts its own), `npm run test:unit`. integration: the
+// contract over real HTTP against the production build, and the scripts as processes,
+// sharing one local chain.
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Tests run server code outside a React server environment: the marker's no-op side.
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     environment: "node",
-    include: [
-      "lib/**/*.test.ts",
-      "contracts/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "tests/**/*.test.ts",
-    ],
     testTimeout: 60_000,
     hookTimeout: 240_000,
     // Integration files each start servers and databases; two cores.
     maxWorkers: 2,
     fileParallelism: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          globalSetup: ["tests/setup/pglite-template.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "dev/**/*.test.ts",
+            "contracts/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "tools/**/*.test.ts",
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          globalSetup: [
+            "tests/setup/processes.ts",
+            "tests/setup/pglite-template.ts",
+            "tests/setup/chain.ts",
+          ],
+        },
+      },
+    ],
   },
 });

@@ -2,7 +2,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
 import { CategoryFilter } from "@/components/filter-select";
-import { categoryLabel, requestTime, STATUS_LABELS } from "@/components/format";
+import { categoryLabel, requestTime, STATUS_LABELS } from "@/lib/shared/format";
 import { JobCard } from "@/components/jobs/job-card";
 import { PageHeader } from "@/components/page-header";
 import { firstParam, type SearchParams } from "@/components/search-params";
@@ -11,7 +11,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { countActiveProposals, listJobs } from "@/lib/marketplace/jobs";
-import { categoryOrUndefined, JOB_STATUSES, type JobStatus } from "@/lib/validation";
+import { categoryOrUndefined, JOB_STATUSES, type JobStatus } from "@/lib/shared/enums";
 
 const PAGE_SIZE = 20;
 type StatusFilter = JobStatus | "all";

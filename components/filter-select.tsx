@@ -1,8 +1,8 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { CATEGORIES } from "@/lib/validation";
-import { categoryLabel } from "./format";
+import { CATEGORIES } from "@/lib/shared/enums";
+import { categoryLabel } from "@/lib/shared/format";
 
 /** A <select> inside a GET form that submits the form when it changes. */
 export function FilterSelect({

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { PublicPaymentConfig } from "@/lib/payments/public-config";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { NavLinks } from "./nav-links";
 import { DEV_BAR_ID } from "./wallet/dev-bar-id";
 import { HeaderWallet } from "./wallet/header-wallet";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { testUsdcAbi } from "@/lib/payments/contracts";
+import { testUsdcAbi } from "@/dev/contracts";
 import {
   buildDir,
   CONTRACT_NAMES,

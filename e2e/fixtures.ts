@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { GANACHE_PRIVATE_KEYS, LOCAL_CHAIN_ID } from "@/lib/payments/local-chain";
+import { GANACHE_PRIVATE_KEYS, LOCAL_CHAIN_ID } from "@/dev/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { payingFetch, tokenReader } from "@/tests/helpers/x402";
 import { e2eState } from "./state";

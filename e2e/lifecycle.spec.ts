@@ -1,6 +1,7 @@
 // The whole marketplace in the browser, two wallets in two browser contexts (and a third
 // agent over the API): post, register, bid, reject, pay & accept, deliver, download,
 // complete with a review, and what that changes on the agent's profile and the board.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { privateKeyToAccount } from "viem/accounts";
 import { ApiClient } from "@/tests/helpers/api";
@@ -30,6 +31,11 @@ let agentId: string;
 let agentName: string;
 const title = `Market map of EU battery startups ${Date.now().toString(36)}`;
 const deliveredText = "# Findings\n\n42 startups, 7 segments.\n";
+// The full 10 MiB of attachments: about 13.4 MiB once base64-encoded in the JSON body, past
+// the old 12 MiB limit and within the 16 MiB one.
+const MiB = 1024 * 1024;
+const dataset = randomBytes(5 * MiB);
+const appendix = randomBytes(5 * MiB - Buffer.byteLength(deliveredText));
 
 test.beforeAll(async ({ browser, baseURL }) => {
   poster = await newActor(browser, baseURL!, KEYS.poster);
@@ -160,20 +166,24 @@ test("the poster pays and accepts the other bid through the stepper", async () =
   await screenshots(page, "job-in-progress-poster");
 });
 
-test("the agent delivers with an attachment", async () => {
+test("the agent delivers 10 MiB of attachments", async () => {
   const { page } = agent;
   await page.goto(jobUrl);
   const form = page.getByRole("form", { name: "Deliver the work" });
-  await form.getByLabel(/Attach files/).setInputFiles({
-    name: "findings.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from(deliveredText),
-  });
+  await form.getByLabel(/Attach files/).setInputFiles([
+    { name: "findings.md", mimeType: "text/markdown", buffer: Buffer.from(deliveredText) },
+    { name: "dataset.bin", mimeType: "application/octet-stream", buffer: dataset },
+    { name: "appendix.bin", mimeType: "application/octet-stream", buffer: appendix },
+  ]);
   await expect(form.getByRole("list", { name: "Files to deliver" })).toContainText("findings.md");
+  await expect(form.getByRole("list", { name: "Files to deliver" })).toContainText("3 files");
   await expectAccessible(page, "deliver form (agent)");
   await screenshots(page, "job-deliver-agent");
   await form.getByRole("button", { name: "Mark as delivered" }).click();
-  await expect(page.getByTestId("status-badge").first()).toHaveText("Delivered");
+  // 13.4 MiB encoded, uploaded and stored: allow for a busy machine.
+  await expect(page.getByTestId("status-badge").first()).toHaveText("Delivered", {
+    timeout: 60_000,
+  });
   await expect(page.getByRole("form", { name: "Deliver the work" })).toHaveCount(0);
   await expect(page.getByText("Waiting for the poster to confirm the delivery.")).toBeVisible();
 });
@@ -187,6 +197,9 @@ test("the poster downloads the delivery and completes the job with a review", as
   expect(download.suggestedFilename()).toBe("findings.md");
   const file = await download.path();
   expect(fs.readFileSync(file, "utf8")).toBe(deliveredText);
+  const bigDownload = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download dataset.bin" }).click();
+  expect(fs.readFileSync(await (await bigDownload).path()).equals(dataset)).toBe(true);
 
   const form = page.getByRole("form", { name: "Complete the job" });
   await expectAccessible(page, "delivered job (poster)");

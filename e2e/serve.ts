@@ -1,12 +1,15 @@
 // Playwright's webServer: a fresh local chain (ganache, TestUSDC deployed, demo wallets
-// funded), a fresh migrated embedded database, then `next start` on E2E_PORT against both.
+// funded), a fresh migrated embedded database, then the production app server
+// (server/main.ts) on E2E_PORT against both.
 // Writes the chain's RPC URL where the specs can read it (e2e/state.ts). Stops everything
 // on SIGTERM / SIGINT.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { startTestChain } from "@/tests/helpers/chain";
 import { prepareServerDatabase, TEST_SESSION_SECRET } from "@/tests/helpers/server";
+import { appServerArgs } from "@/tools/run";
 import { e2ePort, stateFile } from "./state";
 
 async function main() {
@@ -23,8 +26,8 @@ async function main() {
   console.log(`[e2e] chain ${chain.rpcUrl}, database ${JSON.stringify(database.env)}`);
 
   const child: ChildProcess = spawn(
-    path.resolve("node_modules/.bin/next"),
-    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    process.execPath,
+    [...appServerArgs, "-H", "127.0.0.1", "-p", String(port)],
     {
       stdio: "inherit",
       env: {
@@ -33,7 +36,8 @@ async function main() {
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         SESSION_SECRET: TEST_SESSION_SECRET,
-        SETTLEMENT_NETWORK: "local",
+        APP_URL: `http://127.0.0.1:${port}`,
+        ...LOCAL_FACILITATOR_ENV,
         CHAIN_RPC_URL: chain.rpcUrl,
         // The suite signs in and writes far more often than a person would.
         RATE_LIMIT_WRITES_PER_MINUTE: "100000",
@@ -61,7 +65,7 @@ async function main() {
   process.on("SIGINT", () => void stop(0));
   child.on("exit", (code) => {
     if (!stopping) {
-      console.error(`[e2e] next start exited with ${code}`);
+      console.error(`[e2e] the app server exited with ${code}`);
       void stop(1);
     }
   });

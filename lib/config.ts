@@ -18,6 +18,12 @@ const privateKey = z
   .trim()
   .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
 
+function seconds(fallback: number | undefined, max: number) {
+  return optionalString
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number({ error: "must be a number of seconds" }).int().min(0).max(max).optional());
+}
+
 function perMinute(fallback: number) {
   return optionalString
     .transform((value) => (value === undefined ? fallback : Number(value)))
@@ -40,6 +46,18 @@ const envSchema = z.object({
   SETTLEMENT_NETWORK: optionalString.pipe(z.enum(["local", "base"]).default("local")),
   CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
   X402_FACILITATOR_URL: optionalString.pipe(z.url().optional()),
+  // Shared secret between app servers and our own facilitator service (`npm run facilitator`):
+  // the service requires it as a bearer token, app servers send it.
+  FACILITATOR_SECRET: optionalString.pipe(
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  // How long an app server waits for a facilitator over HTTP (X402_FACILITATOR_URL).
+  FACILITATOR_TIMEOUT_SECONDS: seconds(60, 600).pipe(z.number().min(1)),
+  // Where `npm run facilitator` listens: loopback unless FACILITATOR_SECRET is set.
+  FACILITATOR_HOST: optionalString.pipe(z.string().default("127.0.0.1")),
+  FACILITATOR_PORT: optionalString
+    .transform((value) => (value === undefined ? 4021 : Number(value)))
+    .pipe(z.number({ error: "must be a port number" }).int().min(0).max(65_535)),
   CDP_API_KEY_ID: optionalString,
   CDP_API_KEY_SECRET: optionalString,
   FACILITATOR_PRIVATE_KEY: optionalString.pipe(privateKey.optional()),
@@ -59,16 +77,45 @@ const envSchema = z.object({
     .pipe(z.number({ error: "must be a port number" }).int().min(1).max(65_535)),
   RATE_LIMIT_WRITES_PER_MINUTE: perMinute(120),
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(30),
-  // A settlement left pending longer than this (a crash between the on-chain transfer and
-  // our record) is checked against the chain before anyone may pay for the job again.
-  SETTLEMENT_RECONCILE_AFTER_SECONDS: optionalString
+  // How long the self-hosted facilitator waits for a settlement's receipt before answering
+  // "pending" (default: 20 s on the local chain, 60 s on Base).
+  SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: seconds(undefined, 600).pipe(
+    z.number().min(1, "must be at least 1 second").optional(),
+  ),
+  // A settlement pending longer than this is settled from the chain by the background
+  // reconciler (and before anyone may pay for the job again).
+  SETTLEMENT_RECONCILE_AFTER_SECONDS: seconds(60, 86_400).pipe(z.number()),
+  // How often each server's background reconciler looks for such settlements (0: never).
+  SETTLEMENT_RECONCILE_INTERVAL_SECONDS: seconds(10, 3_600).pipe(z.number()),
+  // Behind N reverse proxies: the client address is the Nth X-Forwarded-For entry from the
+  // right. 0 (default): X-Forwarded-For is ignored and the socket's peer address counts.
+  TRUST_PROXY_HOPS: optionalString
+    .transform((value) => (value === undefined ? 0 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number" }).int().min(0).max(10)),
+  // Rate-limit counters in Redis instead of the database (redis:// or rediss://).
+  REDIS_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+      .optional(),
+  ),
+  // Namespace of this deployment's keys in Redis (several apps or environments may share one).
+  REDIS_KEY_PREFIX: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 : _ . -")
+      .default("marketplace:"),
+  ),
+  // The port the app server listens on (npm start / npm run dev set it); in development with
+  // no APP_URL, http://localhost:PORT and http://127.0.0.1:PORT are the site's own origins.
+  PORT: optionalString
+    .transform((value) => (value === undefined ? 3000 : Number(value)))
+    .pipe(z.number({ error: "must be a port number" }).int().min(1).max(65_535)),
+  // A request (headers and body) must arrive within this many seconds, else 408 and the
+  // connection is closed: a body that trickles in cannot hold the server.
+  REQUEST_TIMEOUT_SECONDS: optionalString
     .transform((value) => (value === undefined ? 60 : Number(value)))
-    .pipe(z.number({ error: "must be a number of seconds" }).int().min(0).max(86_400)),
-  TRUST_PROXY: optionalString.pipe(z.enum(["true", "false"]).default("false")),
-  ENABLE_TEST_HOOKS: optionalString.pipe(z.enum(["true", "false"]).default("false")),
-  // Test builds only (with ENABLE_TEST_HOOKS): the process dies right after the on-chain
-  // settle, before the hash is recorded, to prove crash recovery.
-  TEST_CRASH_AFTER_SETTLE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
+    .pipe(z.number({ error: "must be a number of seconds" }).int().min(1).max(3600)),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
 });
 
@@ -95,3 +142,20 @@ export function getConfig(): Env {
 }
 
 export const isProduction = () => getConfig().NODE_ENV === "production";
+
+/**
+ * The site's own public origins, from configuration only: APP_URL's origin, or in development
+ * with no APP_URL the dev server's http://localhost:PORT and http://127.0.0.1:PORT. Request
+ * headers (Host, X-Forwarded-Host) never add to this list: it decides which SIWE `domain`
+ * signs anyone in and which browser `Origin` may write.
+ */
+export function siteOrigins(config: Env = getConfig()): string[] {
+  if (config.APP_URL) return [new URL(config.APP_URL).origin];
+  if (config.NODE_ENV === "production") {
+    throw new ConfigError(
+      "APP_URL is not set. Production needs the public URL of the app (for example " +
+        "APP_URL=https://marketplace.example): its host is the only SIWE domain accepted.",
+    );
+  }
+  return [`http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`];
+}

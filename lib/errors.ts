@@ -24,6 +24,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** A machine-readable code beside the message (`{ error, code }`), where the contract names one. */
+    readonly code?: string,
   ) {
     super(message);
   }

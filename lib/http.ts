@@ -1,20 +1,27 @@
+import "server-only";
 import type { NextRequest } from "next/server";
 import type { Address } from "viem";
 import { ZodError, type ZodType } from "zod";
-import { currentWallet } from "@/lib/auth/session";
-import { getConfig } from "@/lib/config";
-import { DomainError, isUniqueViolation, unauthenticated } from "@/lib/errors";
+import { requireWallet } from "@/lib/auth/session";
+import { bodyLimitFor, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
+import { formatBytes } from "@/lib/shared/format";
+import { addressSubject, requestClientAddress } from "@/lib/client-address";
+import { getConfig, siteOrigins } from "@/lib/config";
+import { DomainError, isUniqueViolation } from "@/lib/errors";
 import { checkRateLimit, getRateLimitStore } from "@/lib/rate-limit";
-import { describeIssues } from "@/lib/validation";
+import { describeIssues } from "@/lib/shared/schemas/common";
 
 /**
  * The only module that knows HTTP: the `{ data }` / `{ error }` envelope, error kinds to
  * statuses, body limits, the Origin check and the rate-limit hook. Route handlers are
  * `route(options, async (ctx) => ok(await someLibFunction(...)))`.
+ *
+ * Order for every request: Origin (writes) → session (401 before a byte of the body is
+ * read) → rate limit → the handler, which reads the body within the path's limit. The app
+ * server (server/app-server.ts) has already refused a declared oversize body with 413.
  */
 
-export const JSON_BODY_LIMIT = 1024 * 1024;
-export const DELIVER_BODY_LIMIT = 12 * 1024 * 1024;
+export { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
@@ -28,8 +35,13 @@ export function ok(
 
 export const created = (data: unknown) => ok(data, { status: 201 });
 
-export function errorResponse(status: number, message: string, headers: HeadersInit = {}) {
-  return jsonResponse({ error: message }, status, headers);
+export function errorResponse(
+  status: number,
+  message: string,
+  headers: HeadersInit = {},
+  code?: string,
+) {
+  return jsonResponse(code ? { error: message, code } : { error: message }, status, headers);
 }
 
 function jsonResponse(body: unknown, status: number, headers: HeadersInit = {}) {
@@ -48,7 +60,7 @@ function jsonReplacer(_key: string, value: unknown) {
 /** Maps anything thrown to the one error shape; unexpected errors are logged, never shown. */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof DomainError)
-    return errorResponse(error.status, error.message, error.headers);
+    return errorResponse(error.status, error.message, error.headers, error.code);
   if (error instanceof ZodError) return errorResponse(400, describeIssues(error));
   if (isUniqueViolation(error))
     return errorResponse(409, "this already exists (conflicting request)");
@@ -71,8 +83,6 @@ export interface RouteOptions {
   auth?: boolean;
   /** Which rate-limit bucket this write counts against. */
   rateLimit?: "write" | "auth";
-  /** Body size limit in bytes (default 1 MiB). */
-  bodyLimit?: number;
 }
 
 type NextParams<P> = { params: Promise<P> };
@@ -86,14 +96,10 @@ export function route<P = Record<string, never>>(
       const isWrite = req.method !== "GET" && req.method !== "HEAD";
       if (isWrite) assertSameOrigin(req);
 
-      let wallet: Address | undefined;
-      if (options.auth) {
-        wallet = await currentWallet();
-        if (!wallet) throw unauthenticated("sign in with your wallet first (no valid session)");
-      }
+      const wallet = options.auth ? await requireWallet() : undefined;
       if (options.rateLimit) await enforceRateLimit(req, options.rateLimit, wallet);
 
-      const limit = options.bodyLimit ?? JSON_BODY_LIMIT;
+      const limit = bodyLimitFor(req.nextUrl.pathname);
       // Also for handlers that read no body (reject, logout): a declared oversize is 413.
       if (Number(req.headers.get("content-length") ?? "0") > limit) throw tooLarge(limit);
       const ctx: RouteContext<P> = {
@@ -112,27 +118,77 @@ export function route<P = Record<string, never>>(
 
 /**
  * Reads at most `limit` bytes: a larger declared length is refused before reading, a larger
- * stream is cut off as soon as it passes the limit. An empty body reads as `undefined`.
+ * stream is cut off as soon as it passes the limit. A body the client broke off (or the app
+ * server cut off after its request timeout) is a 400, not a crash.
  */
-export async function readJson(req: Request, limit: number): Promise<unknown> {
+export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
+  // Large bodies (deliveries) are read a few at a time: the rest wait, their uploads held back
+  // by TCP, so that many at once cannot fill the server's memory.
+  const release = limit > JSON_BODY_LIMIT ? await largeBodies.acquire() : () => {};
+  try {
+    return await readAll(req, limit);
+  } finally {
+    release();
+  }
+}
+
+async function readAll(req: Request, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   if (req.body) {
     const reader = req.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch {
+        throw new DomainError("invalid", "the request body was cut off before its end");
+      }
+      if (step.done) break;
+      total += step.value.byteLength;
       if (total > limit) {
-        await reader.cancel();
+        await reader.cancel().catch(() => undefined);
         throw tooLarge(limit);
       }
-      chunks.push(value);
+      chunks.push(step.value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** At most `slots` holders at once, at most `queue` waiting; beyond that a 503. */
+function semaphore(slots: number, queue: number) {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
+  return {
+    async acquire(): Promise<() => void> {
+      if (free > 0) {
+        free -= 1;
+        return release;
+      }
+      if (waiting.length >= queue) {
+        throw new DomainError("unavailable", "too many large uploads at once; retry shortly", {
+          "Retry-After": "5",
+        });
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return release;
+    },
+  };
+}
+
+const largeBodies = semaphore(4, 32);
+
+/** The JSON body within `limit` bytes; an empty body reads as `undefined`. */
+export async function readJson(req: Request, limit: number): Promise<unknown> {
+  const text = Buffer.from(await readBody(req, limit)).toString("utf8");
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -145,78 +201,41 @@ function tooLarge(limit: number) {
   return new DomainError("too_large", `the request body is larger than ${formatBytes(limit)}`);
 }
 
-function formatBytes(bytes: number) {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
-
-/** Browsers send Origin on cross-site writes; ours must match. Clients without Origin pass. */
+/**
+ * Browsers send Origin on cross-site writes; ours must be one of the site's configured
+ * origins (never derived from the request's Host). Clients without Origin pass.
+ */
 function assertSameOrigin(req: NextRequest) {
   const origin = req.headers.get("origin");
   if (!origin) return;
-  if (allowedOrigins(req).has(origin)) return;
+  if (siteOrigins().includes(origin)) return;
   throw new DomainError("forbidden", `requests from origin ${origin} are not allowed`);
 }
 
-export function requestHost(req: Request): string | undefined {
-  const { TRUST_PROXY } = getConfig();
-  const forwarded = TRUST_PROXY === "true" ? req.headers.get("x-forwarded-host") : null;
-  return (forwarded ?? req.headers.get("host") ?? undefined)?.split(",")[0]?.trim();
-}
-
-function allowedOrigins(req: NextRequest): Set<string> {
-  const origins = new Set<string>();
-  const { APP_URL } = getConfig();
-  if (APP_URL) origins.add(new URL(APP_URL).origin);
-  const host = requestHost(req);
-  if (host) {
-    origins.add(`http://${host}`);
-    origins.add(`https://${host}`);
-  }
-  return origins;
-}
-
-/** The URL the client used (APP_URL's origin when set): Next's nextUrl reports its own host. */
+/** The public URL of this request: the configured origin with the request's path. */
 export function publicUrl(req: NextRequest): string {
-  const { APP_URL, TRUST_PROXY } = getConfig();
-  const proto =
-    (TRUST_PROXY === "true"
-      ? req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()
-      : undefined) ?? req.nextUrl.protocol.replace(":", "");
-  const origin = APP_URL
-    ? new URL(APP_URL).origin
-    : `${proto}://${requestHost(req) ?? req.nextUrl.host}`;
-  return `${origin}${req.nextUrl.pathname}${req.nextUrl.search}`;
+  return `${siteOrigins()[0]}${req.nextUrl.pathname}${req.nextUrl.search}`;
 }
 
-/** Hosts a SIWE message's `domain` may name. */
-export function allowedSiweDomains(req: Request): string[] {
-  const domains = new Set<string>();
-  const { APP_URL } = getConfig();
-  if (APP_URL) domains.add(new URL(APP_URL).host);
-  const host = requestHost(req);
-  if (host) domains.add(host);
-  return [...domains];
-}
-
-function clientIp(req: NextRequest): string {
-  // Next.js sets x-forwarded-for from the socket when no proxy did; behind a proxy the
-  // proxy's value is only trusted when TRUST_PROXY is set.
-  const header = req.headers.get("x-forwarded-for") ?? "";
-  const parts = header
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  const ip = getConfig().TRUST_PROXY === "true" ? parts[0] : parts.at(-1);
-  return ip ?? "unknown";
+/** Hosts a SIWE message's `domain` may name: the configured origins' hosts, nothing else. */
+export function allowedSiweDomains(): string[] {
+  return siteOrigins().map((origin) => new URL(origin).host);
 }
 
 async function enforceRateLimit(req: NextRequest, bucket: "write" | "auth", wallet?: Address) {
   const config = getConfig();
   const limit =
     bucket === "auth" ? config.RATE_LIMIT_AUTH_PER_MINUTE : config.RATE_LIMIT_WRITES_PER_MINUTE;
-  const keys = [`${bucket}:ip:${clientIp(req)}`];
+  const keys = [`${bucket}:ip:${addressSubject(requestClientAddress(req))}`];
   if (wallet) keys.push(`${bucket}:wallet:${wallet}`);
-  const decision = await checkRateLimit(getRateLimitStore(), keys, limit);
+  let decision;
+  try {
+    decision = await checkRateLimit(getRateLimitStore(), keys, limit);
+  } catch (error) {
+    // Never skip the limit silently: without its store the request waits for another day.
+    console.error("Rate-limit store failed:", error);
+    throw new DomainError("unavailable", "rate limiting is unavailable; retry shortly");
+  }
   if (!decision.allowed) {
     throw new DomainError("rate_limited", "too many requests; slow down and retry later", {
       "Retry-After": String(decision.retryAfterSeconds),

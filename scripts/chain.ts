@@ -14,8 +14,8 @@ import {
   LOCAL_TOKEN_ADDRESS,
   deployLocalChain,
   localGanacheOptions,
-} from "@/lib/payments/local-chain";
-import { atomicToUsdc } from "@/lib/payments/money";
+} from "@/dev/local-chain";
+import { atomicToUsdc } from "@/lib/shared/money";
 
 const HOST = "127.0.0.1";
 const DB_PATH = path.resolve(__dirname, "..", ".data", "chain");

@@ -1,12 +1,14 @@
 // npm run dev: embedded database (migrated, demo data on first run), the local chain when
-// settling locally, then `next dev` on http://localhost:3000.
+// settling locally, then the app server in development mode (Next.js dev inside our own HTTP
+// server, server/main.ts) on http://localhost:3000.
 import { getConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db/client";
 import { migrateTarget } from "@/lib/db/setup";
 import { describeTarget, resolveDbTarget } from "@/lib/db/target";
-import { seedDemoData } from "@/lib/dev/seed";
-import { nextBin, run } from "./run";
-import { startDevChain } from "./dev-chain";
+import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
+import { seedDemoData } from "@/dev/seed";
+import { appServerArgs, run } from "../tools/run";
+import { startDevChain } from "../tools/dev-chain";
 
 async function main() {
   const config = getConfig();
@@ -26,7 +28,10 @@ async function main() {
 
   const chain = config.SETTLEMENT_NETWORK === "local" ? await startDevChain() : undefined;
   console.log("Starting the app on http://localhost:3000 …");
-  const code = await run(nextBin, ["dev", ...process.argv.slice(2)], { env: process.env });
+  const code = await run(process.execPath, [...appServerArgs, "--dev", ...process.argv.slice(2)], {
+    // The local chain's facilitator key unless one was given (the production code has none).
+    env: { ...(chain ? LOCAL_FACILITATOR_ENV : {}), ...process.env, NODE_ENV: "development" },
+  });
   await chain?.stop();
   process.exit(code);
 }

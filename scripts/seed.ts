@@ -2,7 +2,7 @@
 import { getConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db/client";
 import { resolveDbTarget } from "@/lib/db/target";
-import { seedDemoData } from "@/lib/dev/seed";
+import { seedDemoData } from "@/dev/seed";
 
 async function main() {
   const config = getConfig();

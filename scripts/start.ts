@@ -1,15 +1,19 @@
-// npm start: the production server. On the embedded database it applies migrations first;
-// on PostgreSQL run `npm run db:migrate` as a deploy step (it is safe to run concurrently).
+// npm start: the production server (server/main.ts: Next.js inside our own HTTP server).
+// On the embedded database it applies migrations first; on PostgreSQL run
+// `npm run db:migrate` as a deploy step (it is safe to run concurrently).
+// Arguments pass through: npm start -- -p 8080 -H 127.0.0.1
 import { getConfig } from "@/lib/config";
 import { migrateTarget } from "@/lib/db/setup";
 import { resolveDbTarget } from "@/lib/db/target";
-import { nextBin, run } from "./run";
+import { appServerArgs, run } from "../tools/run";
 
 async function main() {
   const target = resolveDbTarget(getConfig());
   if (target.kind === "pglite") await migrateTarget(target, (line) => console.log(line));
-  const args = ["start", ...process.argv.slice(2)];
-  process.exit(await run(nextBin, args, { env: { ...process.env, NODE_ENV: "production" } }));
+  const args = [...appServerArgs, ...process.argv.slice(2)];
+  process.exit(
+    await run(process.execPath, args, { env: { ...process.env, NODE_ENV: "production" } }),
+  );
 }
 
 main().catch((error: unknown) => {

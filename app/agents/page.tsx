@@ -4,7 +4,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { AgentCard } from "@/components/agents/agent-card";
 import { CategoryFilter } from "@/components/filter-select";
-import { categoryLabel } from "@/components/format";
+import { categoryLabel } from "@/lib/shared/format";
 import { PageHeader } from "@/components/page-header";
 import { firstParam, type SearchParams } from "@/components/search-params";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -12,7 +12,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { listAgents } from "@/lib/marketplace/agents";
-import { categoryOrUndefined } from "@/lib/validation";
+import { categoryOrUndefined } from "@/lib/shared/enums";
 
 export const metadata: Metadata = { title: "Agents" };
 

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { pluralize } from "@/components/format";
+import { pluralize } from "@/lib/shared/format";
 import { CategoryBadge } from "@/components/ui/badges";
 import { RatingStars } from "@/components/ui/rating";
-import type { AgentView } from "@/lib/marketplace/types";
+import type { AgentView } from "@/lib/shared/views";
 import { AgentAvatar } from "./agent-avatar";
 
 export function AgentCard({ agent }: { agent: AgentView }) {

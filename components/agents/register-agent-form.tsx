@@ -1,12 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { categoryLabel } from "@/components/format";
+import { categoryLabel } from "@/lib/shared/format";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
-import type { AgentView } from "@/lib/marketplace/types";
-import { CATEGORIES, createAgentSchema, LIMITS } from "@/lib/validation";
+import type { AgentView } from "@/lib/shared/views";
+import { CATEGORIES } from "@/lib/shared/enums";
+import { LIMITS } from "@/lib/shared/limits";
+import { createAgentSchema } from "@/lib/shared/schemas/agents";
 
 const LABELS = {
   name: "Name",

@@ -2,13 +2,16 @@
 
 import { useRouter } from "next/navigation";
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react";
-import { formatBytes } from "@/components/format";
+import { formatBytes } from "@/lib/shared/format";
 import { postJson } from "@/components/forms/api";
 import { FormError, Spinner } from "@/components/forms/fields";
-import { type AttachmentInput, deliverSchema, describeIssues, LIMITS } from "@/lib/validation";
+import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";
+import { LIMITS } from "@/lib/shared/limits";
+import { describeIssues } from "@/lib/shared/schemas/common";
+import { type AttachmentInput, deliverSchema } from "@/lib/shared/schemas/jobs";
 
-/** The server refuses deliver bodies over 12 MiB (lib/http.ts DELIVER_BODY_LIMIT). */
-const MAX_BODY_BYTES = 12 * 1024 * 1024;
+/** The server refuses deliver bodies over 16 MiB: 10 MiB of files fit once base64-encoded. */
+const MAX_BODY_BYTES = DELIVER_BODY_LIMIT;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
 
 /** Checks the chosen files against the limits; returns a readable problem or null. */
@@ -91,7 +94,7 @@ export function DeliverForm({ jobId }: { jobId: string }) {
       const parsed = deliverSchema.safeParse({ attachments });
       if (!parsed.success) throw new Error(describeIssues(parsed.error));
       const body = JSON.stringify(parsed.data);
-      if (body.length > MAX_BODY_BYTES) {
+      if (new TextEncoder().encode(body).byteLength > MAX_BODY_BYTES) {
         throw new Error(
           `Encoded for upload these files take ${formatBytes(body.length)}, more than the server accepts in one delivery (${formatBytes(MAX_BODY_BYTES)}). Remove a file or compress them.`,
         );

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { CategoryBadge, StatusBadge, UsdcAmount, VerifiedBadge } from "@/components/ui/badges";
-import { formatUsdc, pluralize, timeAgo } from "@/components/format";
-import type { JobView } from "@/lib/marketplace/types";
+import { pluralize, timeAgo } from "@/lib/shared/format";
+import { formatUsdc } from "@/lib/shared/money";
+import type { JobView } from "@/lib/shared/views";
 
 export function JobCard({ job, proposals, now }: { job: JobView; proposals: number; now: number }) {
   return (

@@ -1,5 +1,5 @@
-import { STATUS_LABELS } from "@/components/format";
-import { JOB_STATUSES, type JobStatus } from "@/lib/validation";
+import { STATUS_LABELS } from "@/lib/shared/format";
+import { JOB_STATUSES, type JobStatus } from "@/lib/shared/enums";
 
 const DESCRIPTIONS: Record<JobStatus, string> = {
   open: "Taking proposals",

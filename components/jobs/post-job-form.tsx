@@ -1,12 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { categoryLabel } from "@/components/format";
+import { categoryLabel } from "@/lib/shared/format";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { parseNumber, text } from "@/components/forms/validation";
-import type { JobView } from "@/lib/marketplace/types";
-import { CATEGORIES, createJobSchema, LIMITS } from "@/lib/validation";
+import type { JobView } from "@/lib/shared/views";
+import { CATEGORIES } from "@/lib/shared/enums";
+import { LIMITS } from "@/lib/shared/limits";
+import { createJobSchema } from "@/lib/shared/schemas/jobs";
 
 const LABELS = {
   title: "Title",

@@ -1,10 +1,11 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { AgentAvatar } from "@/components/agents/agent-avatar";
-import { formatUsdc, pluralize, timeAgo } from "@/components/format";
+import { pluralize, timeAgo } from "@/lib/shared/format";
+import { formatUsdc } from "@/lib/shared/money";
 import { UsdcAmount } from "@/components/ui/badges";
 import { RatingStars } from "@/components/ui/rating";
-import type { AgentView, ProposalView } from "@/lib/marketplace/types";
+import type { AgentView, ProposalView } from "@/lib/shared/views";
 
 const PROPOSAL_STATUS: Record<ProposalView["status"], { label: string; className: string }> = {
   pending: {

@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { parseNumber, text } from "@/components/forms/validation";
-import { createProposalSchema, LIMITS } from "@/lib/validation";
+import { LIMITS } from "@/lib/shared/limits";
+import { createProposalSchema } from "@/lib/shared/schemas/proposals";
 
 const LABELS = {
   agentId: "Agent",

@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { humanize, parseNumber, text } from "@/components/forms/validation";
-import { completeSchema, createReviewSchema, LIMITS } from "@/lib/validation";
+import { LIMITS } from "@/lib/shared/limits";
+import { completeSchema } from "@/lib/shared/schemas/jobs";
+import { createReviewSchema } from "@/lib/shared/schemas/reviews";
 import { RatingInput } from "./rating-input";
 
 const LABELS = { rating: "Rating", comment: "Comment" } as const;

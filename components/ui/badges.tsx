@@ -1,5 +1,5 @@
-import type { JobStatus } from "@/lib/validation";
-import { categoryLabel, STATUS_LABELS } from "@/components/format";
+import type { JobStatus } from "@/lib/shared/enums";
+import { categoryLabel, STATUS_LABELS } from "@/lib/shared/format";
 
 const STATUS_STYLES: Record<JobStatus, string> = {
   open: "bg-emerald-50 text-emerald-800 ring-emerald-600/25 dark:bg-emerald-950 dark:text-emerald-300 dark:ring-emerald-400/30",

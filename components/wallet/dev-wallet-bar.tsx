@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { erc20Abi } from "viem";
 import { useAccount, useReadContract } from "wagmi";
-import { atomicToDecimalString } from "@/components/format";
-import type { PublicPaymentConfig } from "@/lib/payments/public-config";
+import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
 
 const FAUCET_AMOUNT_USDC = 1_000;
 
@@ -57,7 +57,7 @@ export function DevWalletBar({ payment }: { payment: PublicPaymentConfig }) {
 
   const balanceText =
     balance.data !== undefined
-      ? `${atomicToDecimalString(balance.data)} test USDC`
+      ? `${formatUsdc(atomicToUsdc(balance.data))} test USDC`
       : balance.isError
         ? "unavailable (is the local chain running?)"
         : "…";

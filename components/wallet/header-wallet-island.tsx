@@ -3,10 +3,10 @@
 import { ConnectButton, useConnectModal } from "@rainbow-me/rainbowkit";
 import { useEffect } from "react";
 import { createPortal } from "react-dom";
-import { shortAddress } from "@/components/format";
-import type { PublicPaymentConfig } from "@/lib/payments/public-config";
-import { OPEN_SIGN_IN_EVENT } from "@/lib/wallet/events";
-import { WalletProviders } from "@/lib/wallet/providers";
+import { shortAddress } from "@/lib/shared/format";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { OPEN_SIGN_IN_EVENT } from "@/components/wallet/events";
+import { WalletProviders } from "@/components/wallet/providers";
 import { DEV_BAR_ID } from "./dev-bar-id";
 import { DevWalletBar } from "./dev-wallet-bar";
 

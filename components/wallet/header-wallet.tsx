@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { PublicPaymentConfig } from "@/lib/payments/public-config";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
 
 // The wallet stack (wagmi, RainbowKit, react-query) loads after the page, in its own chunk.
 const HeaderWalletIsland = dynamic(() => import("./header-wallet-island"), {

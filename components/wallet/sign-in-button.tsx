@@ -1,6 +1,6 @@
 "use client";
 
-import { requestSignIn } from "@/lib/wallet/events";
+import { requestSignIn } from "@/components/wallet/events";
 
 /** Opens the header's connect / sign-in modal; carries no wallet code itself. */
 export function SignInButton({

@@ -23,7 +23,7 @@ export async function issueNonce(db: Db): Promise<string> {
 export interface VerifySiweInput {
   message: string;
   signature: string;
-  /** Hosts the message's `domain` may name: the request's Host and APP_URL's host. */
+  /** Hosts the message's `domain` may name: the configured site's hosts (never a header). */
   allowedDomains: string[];
 }
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 import { type Db, type OpenDatabase, openDatabase } from "./client";
 import { resolveDbTarget } from "./target";
@@ -20,4 +21,11 @@ export function getDb(): Promise<Db> {
     throw error;
   });
   return globalForDb.__marketplaceDb.then((open) => open.db);
+}
+
+/** Closes this process's database (graceful shutdown, in-process tests); the next getDb reopens. */
+export async function closeDb(): Promise<void> {
+  const open = globalForDb.__marketplaceDb;
+  globalForDb.__marketplaceDb = undefined;
+  if (open) await (await open).close();
 }

@@ -1,24 +1,8 @@
-import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  createPostgresSchema,
-  createTestDatabase,
-  DB_KINDS,
-  TEST_DATABASE_URL,
-} from "@/tests/helpers/db";
+import { createTestDatabase, DB_KINDS } from "@/tests/helpers/db";
 import { openDatabase } from "./client";
 import { loadMigrations, migrate, MigrationError } from "./migrate";
-import { openPgSession, pgliteSession } from "./sql";
-
-const exec = promisify(execFile);
-const runMigrateScript = (env: Record<string, string>) =>
-  exec(path.resolve("node_modules/.bin/tsx"), ["scripts/migrate.ts"], {
-    env: { ...process.env, ...env },
-  });
+import { pgliteSession } from "./sql";
 
 describe("migration runner", () => {
   it("applies every migration to an empty embedded database once; the second run is a no-op", async () => {
@@ -73,45 +57,6 @@ describe("migration runner", () => {
       await open.close();
     }
   });
-
-  it("gives a clear error when a second process opens the same embedded database", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pglite-lock-"));
-    const open = await openDatabase({ kind: "pglite", dataDir: dir });
-    try {
-      await expect(runMigrateScript({ PGLITE_DATA_DIR: dir })).rejects.toMatchObject({
-        stderr: expect.stringContaining("is in use by process"),
-      });
-    } finally {
-      await open.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  // Runs where TEST_DATABASE_URL names a PostgreSQL server (always in CI).
-  (TEST_DATABASE_URL ? it : () => {})(
-    "is safe from two processes at once on PostgreSQL",
-    async () => {
-      const { databaseUrl, dropSchema } = await createPostgresSchema();
-      try {
-        const results = await Promise.all([
-          runMigrateScript({ DATABASE_URL: databaseUrl }),
-          runMigrateScript({ DATABASE_URL: databaseUrl }),
-        ]);
-        const outputs = results.map((result) => result.stdout).join("\n");
-        expect(outputs.match(/Applied 1 migration/g)?.length).toBe(1);
-        expect(outputs).toMatch(/Already up to date/);
-        const url = new URL(databaseUrl);
-        const schema = url.searchParams.get("schema")!;
-        url.searchParams.delete("schema");
-        const session = await openPgSession(url.toString(), schema);
-        const rows = await session.query(`SELECT migration_name FROM "_prisma_migrations"`);
-        await session.close();
-        expect(rows).toHaveLength(loadMigrations().length);
-      } finally {
-        await dropSchema();
-      }
-    },
-  );
 });
 
 describe.each(DB_KINDS)("data layer on %s", (kind) => {
@@ -237,6 +182,34 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     });
     expect(await db.settlement.findUniqueOrThrow({ where: { id: settlement.id } })).toEqual(
       settlement,
+    );
+
+    const session = await db.session.create({
+      data: {
+        id: "s".repeat(43),
+        wallet: poster,
+        createdAt: now,
+        expiresAt: now,
+        revokedAt: now,
+        lastSeenAt: now,
+        userAgent: "ua",
+      },
+    });
+    expect(await db.session.findUniqueOrThrow({ where: { id: session.id } })).toEqual(session);
+    expect(
+      (
+        await db.wallet.findUniqueOrThrow({
+          where: { address: poster },
+          include: { sessions: true },
+        })
+      ).sessions,
+    ).toEqual([session]);
+
+    const counter = await db.rateLimitCounter.create({
+      data: { key: "auth:ip:127.0.0.1", count: 3, resetAt: now },
+    });
+    expect(await db.rateLimitCounter.findUniqueOrThrow({ where: { key: counter.key } })).toEqual(
+      counter,
     );
 
     const full = await db.job.findUniqueOrThrow({

@@ -2,11 +2,11 @@ import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
-import type { CreateAgentInput, ListAgentsQuery } from "@/lib/validation";
+import type { CreateAgentInput, ListAgentsQuery } from "@/lib/shared/schemas/agents";
 import { isPossibleId, newId } from "./ids";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { type AgentStats, toAgentView } from "./serialize";
-import type { AgentView } from "./types";
+import type { AgentView } from "@/lib/shared/views";
 
 export async function registerAgent(
   db: Db,

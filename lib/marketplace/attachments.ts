@@ -1,7 +1,8 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { forbidden, invalid, notFound } from "@/lib/errors";
-import { type AttachmentInput, LIMITS } from "@/lib/validation";
+import { LIMITS } from "@/lib/shared/limits";
+import { type AttachmentInput } from "@/lib/shared/schemas/jobs";
 import { isPossibleId } from "./ids";
 import { operates } from "./lifecycle";
 

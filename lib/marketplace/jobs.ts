@@ -1,14 +1,13 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, forbidden, notFound } from "@/lib/errors";
+import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { usdcToAtomic } from "@/lib/payments/money";
-import type { CreateJobInput, JobStatus, ListJobsQuery } from "@/lib/validation";
+import { usdcToAtomic } from "@/lib/shared/money";
+import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "./ids";
-import { checkRole, checkState, type Operation } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
-import type { JobView } from "./types";
+import type { JobView } from "@/lib/shared/views";
 
 export function defaultHandle(poster: Address): string {
   return `@${poster.slice(2, 8)}`;
@@ -80,32 +79,4 @@ export async function countActiveProposals(db: Db, jobIds: string[]): Promise<Ma
     _count: { _all: true },
   });
   return new Map(groups.map((group) => [group.jobId, group._count._all]));
-}
-
-/** Throws the 403 or 409 a role or state rule gives, in that order. */
-export function assertAllowed(
-  operation: Operation,
-  job: { status: JobStatus; posterAddress: string },
-  caller: Address,
-  agentWallets?: readonly string[],
-): void {
-  const role = checkRole(operation, { caller, posterAddress: job.posterAddress, agentWallets });
-  if (!role.allowed) throw forbidden(role.reason);
-  const state = checkState(operation, job.status);
-  if (!state.allowed) throw conflict(state.reason);
-}
-
-/**
- * Moves a job `from` → `to` with one conditional UPDATE. Zero rows means another request
- * changed the job first: the caller gets 409 and nothing of its transaction is kept.
- */
-export async function transitionJob(
-  tx: Prisma.TransactionClient,
-  jobId: string,
-  from: JobStatus,
-  data: Prisma.JobUncheckedUpdateManyInput & { status: JobStatus },
-): Promise<void> {
-  const { count } = await tx.job.updateMany({ where: { id: jobId, status: from }, data });
-  if (count !== 1)
-    throw conflict(`the job is no longer ${from.replace("_", " ")}; re-read it and retry`);
 }

@@ -21,6 +21,7 @@ describe("the spec's state table (section 3)", () => {
     ["complete", "delivered", "completed"],
     ["reject", "open", "open"],
     ["propose", "open", "open"],
+    ["pay", "open", "open"],
     ["review", "in_progress", "in_progress"],
   ] as const)("%s: %s → %s", (operation, from, to) => {
     expect(OPERATIONS[operation]).toMatchObject({ from, to });
@@ -55,6 +56,9 @@ describe("role rules (spec section 5, contract 403 list)", () => {
     ["propose", OPERATOR, true],
     ["propose", AGENT_WALLET, true],
     ["propose", STRANGER, false],
+    ["pay", POSTER, true],
+    ["pay", STRANGER, false],
+    ["pay", AGENT_WALLET, false],
   ] as const)("%s by %s: %s", (operation, caller, allowed) => {
     expect(checkRole(operation, { caller, posterAddress: POSTER, agentWallets }).allowed).toBe(
       allowed,

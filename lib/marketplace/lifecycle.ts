@@ -1,74 +1,90 @@
-import type { JobStatus } from "@/lib/validation";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { conflict, forbidden } from "@/lib/errors";
+import { sameAddress } from "@/lib/shared/address";
+import type { JobStatus } from "@/lib/shared/enums";
+import { lockJobInStatus } from "./locks";
 
 /**
- * The job state machine and role rules of the spec (section 3 and 5) and the contract,
- * as data and pure functions. Every write in lib/marketplace asks these tables; nothing
- * else decides who may do what in which state.
+ * The job state machine and role rules of the spec (sections 3 and 5) and the contract, as
+ * one table. Every write goes through it: `authorize` (403 for the wrong actor, then 409 for
+ * the wrong state), `transition` (the conditional UPDATE from the rule's `from` to its `to`)
+ * and `holdState` (a write that keeps the state locks the job in the rule's `from`).
  */
 
-export type Actor = "poster" | "agent_operator" | "signed_in";
+export type Actor = "poster" | "bidder" | "assigned_agent";
 
-export type Operation = "propose" | "reject" | "accept" | "deliver" | "complete" | "review";
+export type Operation = "propose" | "reject" | "pay" | "accept" | "deliver" | "review" | "complete";
 
 export interface OperationRule {
   /** The job state the operation needs (409 otherwise). */
   from: JobStatus;
   /** The state afterwards; equal to `from` when the job state does not change. */
   to: JobStatus;
-  /** Who may call it (403 otherwise). */
+  /** Who may do it (403 otherwise). */
   actor: Actor;
-  /** Whether the job must already be paid (a recorded payment hash). */
+  /** Whether the job must already be paid (its payment hash recorded). */
   requiresPayment: boolean;
 }
 
 export const OPERATIONS: Record<Operation, OperationRule> = {
-  propose: { from: "open", to: "open", actor: "agent_operator", requiresPayment: false },
+  propose: { from: "open", to: "open", actor: "bidder", requiresPayment: false },
   reject: { from: "open", to: "open", actor: "poster", requiresPayment: false },
+  pay: { from: "open", to: "open", actor: "poster", requiresPayment: false },
   accept: { from: "open", to: "in_progress", actor: "poster", requiresPayment: false },
-  deliver: { from: "in_progress", to: "delivered", actor: "agent_operator", requiresPayment: true },
-  complete: { from: "delivered", to: "completed", actor: "poster", requiresPayment: true },
+  deliver: { from: "in_progress", to: "delivered", actor: "assigned_agent", requiresPayment: true },
   review: { from: "in_progress", to: "in_progress", actor: "poster", requiresPayment: true },
+  complete: { from: "delivered", to: "completed", actor: "poster", requiresPayment: true },
 };
 
+/** Who is asking, about which job: the facts the actor rules read. */
 export interface CallerFacts {
   caller: string;
   posterAddress: string;
-  /** The wallets that operate the agent concerned (its walletAddress and operatorAddress). */
+  /** The wallets that operate the agent concerned: the bidding or the assigned agent's. */
   agentWallets?: readonly string[];
 }
 
 export type RoleCheck = { allowed: true } | { allowed: false; reason: string };
 
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
+/** A wallet "operates" an agent when it is the agent's payee wallet or its operator. */
 export function operates(caller: string, agentWallets: readonly string[] = []): boolean {
   return agentWallets.some((wallet) => sameAddress(wallet, caller));
 }
 
+const ACTORS: Record<Actor, (facts: CallerFacts) => RoleCheck> = {
+  poster: (facts) =>
+    sameAddress(facts.caller, facts.posterAddress)
+      ? { allowed: true }
+      : { allowed: false, reason: "only the job's poster can do this" },
+  bidder: (facts) => {
+    if (!operates(facts.caller, facts.agentWallets)) {
+      return { allowed: false, reason: "you can only bid with an agent you operate" };
+    }
+    if (sameAddress(facts.caller, facts.posterAddress)) {
+      return { allowed: false, reason: "you cannot bid on your own job" };
+    }
+    return { allowed: true };
+  },
+  assigned_agent: (facts) =>
+    operates(facts.caller, facts.agentWallets)
+      ? { allowed: true }
+      : { allowed: false, reason: "only the assigned agent or its operator can deliver this job" },
+};
+
+const VERBS: Record<Operation, string> = {
+  propose: "submit a proposal",
+  reject: "reject proposals",
+  pay: "pay for a proposal",
+  accept: "accept a proposal",
+  deliver: "deliver",
+  review: "review this job",
+  complete: "complete the job",
+};
+
 export function checkRole(operation: Operation, facts: CallerFacts): RoleCheck {
-  const isPoster = sameAddress(facts.caller, facts.posterAddress);
-  switch (operation) {
-    case "propose":
-      if (!operates(facts.caller, facts.agentWallets)) {
-        return { allowed: false, reason: "you can only bid with an agent you operate" };
-      }
-      if (isPoster) return { allowed: false, reason: "you cannot bid on your own job" };
-      return { allowed: true };
-    case "deliver":
-      return operates(facts.caller, facts.agentWallets)
-        ? { allowed: true }
-        : {
-            allowed: false,
-            reason: "only the assigned agent or its operator can deliver this job",
-          };
-    case "reject":
-    case "accept":
-    case "complete":
-    case "review":
-      return isPoster
-        ? { allowed: true }
-        : { allowed: false, reason: `only the job's poster can ${verb(operation)}` };
-  }
+  const check = ACTORS[OPERATIONS[operation].actor](facts);
+  if (check.allowed || OPERATIONS[operation].actor !== "poster") return check;
+  return { allowed: false, reason: `only the job's poster can ${VERBS[operation]}` };
 }
 
 export function checkState(operation: Operation, status: JobStatus): RoleCheck {
@@ -76,29 +92,81 @@ export function checkState(operation: Operation, status: JobStatus): RoleCheck {
   if (status === rule.from) return { allowed: true };
   return {
     allowed: false,
-    reason: `cannot ${verb(operation)}: the job is ${status.replace("_", " ")}, it must be ${rule.from.replace("_", " ")}`,
+    reason: `cannot ${VERBS[operation]}: the job is ${label(status)}, it must be ${label(rule.from)}`,
   };
 }
 
-/** What a viewer may do on a job right now (used by pages to show only valid actions). */
+/** Throws the 403 or 409 the table gives, in that order: actor, state, payment. */
+export function authorize(
+  operation: Operation,
+  job: { status: JobStatus; posterAddress: string; paymentTxHash: string | null },
+  caller: string,
+  agentWallets?: readonly string[],
+): void {
+  const role = checkRole(operation, { caller, posterAddress: job.posterAddress, agentWallets });
+  if (!role.allowed) throw forbidden(role.reason);
+  const state = checkState(operation, job.status);
+  if (!state.allowed) throw conflict(state.reason);
+  if (OPERATIONS[operation].requiresPayment && !job.paymentTxHash) {
+    throw conflict("the job is not paid yet");
+  }
+}
+
+/**
+ * Moves a job through `operation` with one conditional UPDATE (from → to, as the table says).
+ * Zero rows means another request changed the job first: 409, and nothing of the caller's
+ * transaction is kept.
+ */
+export async function transition(
+  tx: Prisma.TransactionClient,
+  operation: Operation,
+  jobId: string,
+  data: Omit<Prisma.JobUncheckedUpdateManyInput, "status"> = {},
+): Promise<void> {
+  const rule = OPERATIONS[operation];
+  const { count } = await tx.job.updateMany({
+    where: { id: jobId, status: rule.from },
+    data: { ...data, status: rule.to },
+  });
+  if (count !== 1) {
+    throw conflict(`the job is no longer ${label(rule.from)}; re-read it and retry`);
+  }
+}
+
+/**
+ * For writes that keep the job's state (propose, reject, pay, review): locks the job in the
+ * rule's `from` state for the rest of the transaction, so that a concurrent transition waits
+ * (and this write waits for it). 409 when the job has left that state.
+ */
+export async function holdState(
+  tx: Prisma.TransactionClient,
+  operation: Operation,
+  jobId: string,
+  refusal?: () => Error,
+): Promise<void> {
+  const rule = OPERATIONS[operation];
+  if (!(await lockJobInStatus(tx, jobId, rule.from, "share"))) {
+    throw (
+      refusal?.() ??
+      conflict(`cannot ${VERBS[operation]}: the job is no longer ${label(rule.from)}`)
+    );
+  }
+}
+
+/**
+ * What a viewer may do on a job right now (pages show only valid actions). Paying is offered
+ * as the first step of accepting ("Pay & accept"), not on its own.
+ */
 export function availableOperations(
   status: JobStatus,
   facts: CallerFacts & { paid: boolean },
 ): Operation[] {
   return (Object.keys(OPERATIONS) as Operation[]).filter((operation) => {
+    if (operation === "pay") return false;
     const rule = OPERATIONS[operation];
     if (rule.requiresPayment && !facts.paid) return false;
     return checkState(operation, status).allowed && checkRole(operation, facts).allowed;
   });
 }
 
-function verb(operation: Operation): string {
-  return {
-    propose: "submit a proposal",
-    reject: "reject proposals",
-    accept: "accept a proposal",
-    deliver: "deliver",
-    complete: "complete the job",
-    review: "review this job",
-  }[operation];
-}
+const label = (status: JobStatus) => status.replace("_", " ");

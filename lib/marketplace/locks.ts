@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { JobStatus } from "@/lib/validation";
+import type { JobStatus } from "@/lib/shared/enums";
 
 /**
  * Locks the job row if, and only if, it is in `status`. A write that must not interleave
@@ -21,5 +21,18 @@ export async function lockJobInStatus(
       : await tx.$queryRaw<
           { id: string }[]
         >`SELECT "id" FROM "jobs" WHERE "id" = ${jobId} AND "status"::text = ${status} FOR UPDATE`;
+  return rows.length === 1;
+}
+
+/** Locks the proposal row if, and only if, it is this job's and still pending. */
+export async function lockPendingProposal(
+  tx: Prisma.TransactionClient,
+  jobId: string,
+  proposalId: string,
+): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "proposals"
+    WHERE "id" = ${proposalId} AND "jobId" = ${jobId} AND "status" = 'pending'
+    FOR UPDATE`;
   return rows.length === 1;
 }

@@ -2,15 +2,17 @@ import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { conflict, isUniqueViolation, notFound } from "@/lib/errors";
 import type { Proposal } from "@/lib/generated/prisma/client";
-import { usdcToAtomic } from "@/lib/payments/money";
-import type { CreateProposalInput, ListProposalsQuery } from "@/lib/validation";
+import { usdcToAtomic } from "@/lib/shared/money";
+import { liveSettlementForProposal } from "@/lib/payments/settlements";
+import type { CreateProposalInput, ListProposalsQuery } from "@/lib/shared/schemas/proposals";
 import { getAgentRowOrThrow } from "./agents";
 import { isPossibleId, newId } from "./ids";
-import { assertAllowed, getJobRowOrThrow } from "./jobs";
-import { lockJobInStatus } from "./locks";
+import { getJobRowOrThrow } from "./jobs";
+import { authorize, holdState } from "./lifecycle";
+import { lockPendingProposal } from "./locks";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { toProposalView } from "./serialize";
-import type { ProposalView } from "./types";
+import type { ProposalView } from "@/lib/shared/views";
 
 export async function submitProposal(
   db: Db,
@@ -20,12 +22,10 @@ export async function submitProposal(
 ): Promise<ProposalView> {
   const job = await getJobRowOrThrow(db, jobId);
   const agent = await getAgentRowOrThrow(db, input.agentId);
-  assertAllowed("propose", job, caller, [agent.walletAddress, agent.operatorAddress]);
+  authorize("propose", job, caller, [agent.walletAddress, agent.operatorAddress]);
   try {
     const row = await db.$transaction(async (tx) => {
-      if (!(await lockJobInStatus(tx, jobId, "open", "share"))) {
-        throw conflict("cannot submit a proposal: the job is no longer open");
-      }
+      await holdState(tx, "propose", jobId);
       return tx.proposal.create({
         data: {
           id: newId("prop"),
@@ -89,16 +89,22 @@ export async function rejectProposal(
 ): Promise<ProposalView> {
   const job = await getJobRowOrThrow(db, jobId);
   await getProposalRowOrThrow(db, jobId, proposalId);
-  assertAllowed("reject", job, caller);
+  authorize("reject", job, caller);
   const row = await db.$transaction(async (tx) => {
-    if (!(await lockJobInStatus(tx, jobId, "open", "share"))) {
-      throw conflict("cannot reject proposals: the job is no longer open");
+    await holdState(tx, "reject", jobId);
+    // The settlement claim locks this same row: a proposal is paid or rejected, never both.
+    if (!(await lockPendingProposal(tx, jobId, proposalId))) {
+      throw conflict("the proposal is not pending");
     }
-    const { count } = await tx.proposal.updateMany({
-      where: { id: proposalId, jobId, status: "pending" },
-      data: { status: "rejected" },
-    });
-    if (count !== 1) throw conflict("the proposal is not pending");
+    const payment = await liveSettlementForProposal(tx, proposalId);
+    if (payment) {
+      throw conflict(
+        payment.status === "succeeded"
+          ? "this proposal is paid; accept it with the payment's txHash instead of rejecting it"
+          : "a payment for this proposal is being settled; it cannot be rejected",
+      );
+    }
+    await tx.proposal.update({ where: { id: proposalId }, data: { status: "rejected" } });
     return tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
   });
   return toProposalView(row);

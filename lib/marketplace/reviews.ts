@@ -1,14 +1,14 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { conflict, invalid, isUniqueViolation } from "@/lib/errors";
-import type { CreateReviewInput } from "@/lib/validation";
+import type { CreateReviewInput } from "@/lib/shared/schemas/reviews";
 import { getAgentRowOrThrow } from "./agents";
 import { newId } from "./ids";
-import { assertAllowed, getJobRowOrThrow } from "./jobs";
-import { lockJobInStatus } from "./locks";
+import { getJobRowOrThrow } from "./jobs";
+import { authorize, holdState } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { toReviewView } from "./serialize";
-import type { ReviewView } from "./types";
+import type { ReviewView } from "@/lib/shared/views";
 
 /** A poster's review of the assigned agent while the paid job is in progress. */
 export async function postReview(
@@ -18,17 +18,14 @@ export async function postReview(
 ): Promise<ReviewView> {
   const job = await getJobRowOrThrow(db, input.jobId);
   await getAgentRowOrThrow(db, input.agentId);
-  assertAllowed("review", job, caller);
-  if (!job.paymentTxHash) throw conflict("the job is not paid yet");
+  authorize("review", job, caller);
   if (job.assignedAgentId !== input.agentId) {
     throw invalid("agentId must be the agent assigned to this job");
   }
   try {
     const row = await db.$transaction(async (tx) => {
       // Holds off a concurrent deliver until this review is in (and vice versa).
-      if (!(await lockJobInStatus(tx, job.id, "in_progress", "share"))) {
-        throw conflict("cannot review this job: it is no longer in progress");
-      }
+      await holdState(tx, "review", job.id);
       return tx.review.create({
         data: {
           id: newId("rev"),

@@ -7,8 +7,8 @@ import type {
   Review,
   Wallet,
 } from "@/lib/generated/prisma/client";
-import { atomicToUsdc } from "@/lib/payments/money";
-import type { AgentView, JobView, ProposalView, ReviewView } from "./types";
+import { atomicToUsdc } from "@/lib/shared/money";
+import type { AgentView, JobView, ProposalView, ReviewView } from "@/lib/shared/views";
 
 /** Database rows → API JSON, in one place: money as numbers, addresses checksummed. */
 

@@ -1,15 +1,16 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, notFound } from "@/lib/errors";
+import { conflict, forbidden, notFound } from "@/lib/errors";
 import { assertPaidFor } from "@/lib/payments/payment-proof";
-import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/validation";
+import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/shared/schemas/jobs";
 import { getAgentRowOrThrow } from "./agents";
 import { decodeAttachments } from "./attachments";
 import { newId } from "./ids";
-import { assertAllowed, getJobRowOrThrow, transitionJob } from "./jobs";
+import { getJobRowOrThrow } from "./jobs";
+import { authorize, checkRole, transition } from "./lifecycle";
 import { getProposalRowOrThrow } from "./proposals";
 import { jobInclude, toJobView } from "./serialize";
-import type { JobView } from "./types";
+import type { JobView } from "@/lib/shared/views";
 
 /**
  * accept: open → in_progress, only with a settlement this server recorded for exactly this
@@ -23,13 +24,13 @@ export async function acceptProposal(
 ): Promise<JobView> {
   const job = await getJobRowOrThrow(db, jobId);
   const proposal = await getProposalRowOrThrow(db, jobId, input.proposalId);
-  assertAllowed(
-    "accept",
-    { ...job, status: isSameAcceptance(job, proposal.id, input.txHash) ? "open" : job.status },
-    caller,
-  );
-  // A retry of an accept that already went through answers the job unchanged.
-  if (isSameAcceptance(job, proposal.id, input.txHash)) return toJobView(job);
+  // A retry of an accept that already went through answers the job unchanged (to its poster).
+  if (isSameAcceptance(job, proposal.id, input.txHash)) {
+    const role = checkRole("accept", { caller, posterAddress: job.posterAddress });
+    if (!role.allowed) throw forbidden(role.reason);
+    return toJobView(job);
+  }
+  authorize("accept", job, caller);
   if (proposal.status !== "pending")
     throw conflict(`the proposal is ${proposal.status}, not pending`);
 
@@ -38,8 +39,7 @@ export async function acceptProposal(
 
   const now = new Date();
   const row = await db.$transaction(async (tx) => {
-    await transitionJob(tx, jobId, "open", {
-      status: "in_progress",
+    await transition(tx, "accept", jobId, {
       assignedAgentId: proposal.agentId,
       acceptedProposalId: proposal.id,
       paymentTxHash: input.txHash,
@@ -71,6 +71,19 @@ function isSameAcceptance(
   );
 }
 
+/**
+ * The deliver rules (403 not the assigned agent's wallet or operator, 409 not in progress),
+ * checked before a large body is read: a stranger's upload is refused without reading it.
+ */
+export async function assertMayDeliver(db: Db, caller: Address, jobId: string) {
+  const job = await getJobRowOrThrow(db, jobId);
+  const agent = job.assignedAgentId
+    ? await db.agent.findUnique({ where: { id: job.assignedAgentId } })
+    : null;
+  authorize("deliver", job, caller, agent ? [agent.walletAddress, agent.operatorAddress] : []);
+  return job;
+}
+
 /** deliver: in_progress → delivered, by the assigned agent's wallet or operator. */
 export async function deliverJob(
   db: Db,
@@ -78,16 +91,11 @@ export async function deliverJob(
   jobId: string,
   input: DeliverInput,
 ): Promise<JobView> {
-  const job = await getJobRowOrThrow(db, jobId);
-  const agent = job.assignedAgentId
-    ? await db.agent.findUnique({ where: { id: job.assignedAgentId } })
-    : null;
-  assertAllowed("deliver", job, caller, agent ? [agent.walletAddress, agent.operatorAddress] : []);
+  await assertMayDeliver(db, caller, jobId);
   const files = decodeAttachments(input.attachments);
   const now = new Date();
   const row = await db.$transaction(async (tx) => {
-    await transitionJob(tx, jobId, "in_progress", {
-      status: "delivered",
+    await transition(tx, "deliver", jobId, {
       deliveredAt: now,
       updatedAt: now,
     });
@@ -121,13 +129,12 @@ export async function completeJob(
   input: CompleteInput,
 ): Promise<JobView> {
   const job = await getJobRowOrThrow(db, jobId);
-  assertAllowed("complete", job, caller);
+  authorize("complete", job, caller);
   if (!job.assignedAgentId) throw notFound("the job has no assigned agent");
   const agentId = job.assignedAgentId;
   const now = new Date();
   const row = await db.$transaction(async (tx) => {
-    await transitionJob(tx, jobId, "delivered", {
-      status: "completed",
+    await transition(tx, "complete", jobId, {
       completedAt: now,
       updatedAt: now,
     });

@@ -1,7 +1,7 @@
-// The x402 facilitator the resource server talks to: verify a payment, settle it on chain,
-// list what it supports. Either in-process (our own key pays the gas: the local chain, or
-// Base with FACILITATOR_PRIVATE_KEY) or a remote one over HTTP (X402_FACILITATOR_URL or
-// Coinbase's, with CDP auth headers).
+// The x402 facilitator: verify a payment, settle it on chain, list what it supports. Either
+// self-hosted (our own key pays the gas; in this process for `npm run dev`, or as its own
+// service, `npm run facilitator`, for several app servers) or a remote one over HTTP
+// (X402_FACILITATOR_URL: our service, or Coinbase's with CDP auth headers).
 import { x402Facilitator } from "@x402/core/facilitator";
 import {
   HTTPFacilitatorClient,
@@ -11,75 +11,79 @@ import {
 import type { SupportedResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
-import { createWalletClient, http, publicActions, type Address } from "viem";
-import { createNonceManager, privateKeyToAccount } from "viem/accounts";
-import { jsonRpc } from "viem/nonce";
-import { getConfig } from "@/lib/config";
-import { getSettlementNetwork, type SettlementNetwork } from "./network";
+import {
+  concat,
+  createPublicClient,
+  encodeFunctionData,
+  getAddress,
+  http,
+  type Abi,
+  type Address,
+  type Hex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { SettlementNetwork } from "./network";
+import { SerialSender } from "./sender";
 
 export type { FacilitatorClient };
+
+/** A settlement transaction signed by the self-hosted facilitator, about to be broadcast. */
+export interface SettlementBroadcast {
+  authorizer: Address;
+  authorizationNonce: Hex;
+  txHash: Hex;
+}
 
 export interface SelfHostedFacilitator extends FacilitatorClient {
   /** The account that submits settlements (and pays their gas). */
   readonly signerAddress: Address;
 }
 
-export interface CdpKeys {
-  apiKeyId?: string;
-  apiKeySecret?: string;
+export interface SelfHostedOptions {
+  privateKey: Hex;
+  /** How long settle waits for a receipt before answering `settlement_pending`. */
+  confirmationTimeoutMs: number;
+  /** Hears each settlement's hash before it is broadcast (awaited; its failure is logged). */
+  onBroadcast?: (broadcast: SettlementBroadcast) => Promise<void> | void;
 }
 
-/** A new facilitator client for `settlement` (tests use this with their own chain). */
-export function createFacilitator(
-  settlement: Pick<SettlementNetwork, "name" | "network" | "chain" | "rpcUrl" | "facilitator">,
-  cdpKeys: CdpKeys = {},
-): FacilitatorClient | SelfHostedFacilitator {
-  const config = settlement.facilitator;
-  if (config.kind === "http") {
-    const options: FacilitatorConfig = { url: config.url };
-    if (config.cdpAuth) {
-      const { apiKeyId, apiKeySecret } = cdpKeys;
-      if (!apiKeyId || !apiKeySecret)
-        throw new Error("CDP auth needs CDP_API_KEY_ID and CDP_API_KEY_SECRET");
-      // Loaded on first use only: @coinbase/x402 pulls in the CDP SDK's JWT code.
-      options.createAuthHeaders = async () => {
-        const { createCdpAuthHeaders } = await import("@coinbase/x402");
-        const create = createCdpAuthHeaders(apiKeyId, apiKeySecret);
-        if (!create) throw new Error("@coinbase/x402 returned no auth header factory");
-        return create();
-      };
-    }
-    return new HTTPFacilitatorClient(options);
-  }
+type ChainSettings = Pick<SettlementNetwork, "name" | "network" | "chain" | "rpcUrl">;
 
-  // A nonce manager of our own (not viem's process-wide default) so that concurrent settles
-  // get consecutive nonces, and a fresh chain (tests) never sees nonces cached for another.
-  const account = privateKeyToAccount(config.privateKey, {
-    nonceManager: createNonceManager({ source: jsonRpc() }),
-  });
-  const client = createWalletClient({
-    account,
+/** A facilitator that settles with our own key, its transactions sent one at a time. */
+export function createSelfHostedFacilitator(
+  settlement: ChainSettings,
+  options: SelfHostedOptions,
+): SelfHostedFacilitator {
+  const account = privateKeyToAccount(options.privateKey);
+  const client = createPublicClient({
     chain: settlement.chain,
-    transport: http(settlement.rpcUrl),
+    transport: http(settlement.rpcUrl, { retryCount: 0, timeout: 15_000 }),
+    // ganache mines at once; Base makes a block every 2 s.
     pollingInterval: settlement.name === "local" ? 100 : 1_000,
-  }).extend(publicActions);
+  });
+  const sender = new SerialSender({ account, client, chainId: settlement.chain.id });
 
-  // The facilitator's signer interface is viem's, loosely typed: adapt argument types only.
   type ReadArgs = Parameters<typeof client.readContract>[0];
   type VerifyArgs = Parameters<typeof client.verifyTypedData>[0];
-  type WriteArgs = Parameters<typeof client.writeContract>[0];
   const signer = toFacilitatorEvmSigner(
     {
       address: account.address,
       readContract: (args) => client.readContract(args as ReadArgs),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyArgs),
-      writeContract: (args) => client.writeContract(args as WriteArgs),
-      sendTransaction: (args) => client.sendTransaction(args),
+      writeContract: ({ address, abi, functionName, args, dataSuffix }) => {
+        const data = encodeFunctionData({ abi: abi as Abi, functionName, args });
+        const broadcast = authorizationOf(functionName, args);
+        return sender.send(
+          { to: address, data: dataSuffix ? concat([data, dataSuffix]) : data },
+          ({ hash }) =>
+            broadcast ? options.onBroadcast?.({ ...broadcast, txHash: hash }) : undefined,
+        );
+      },
+      sendTransaction: ({ to, data }) => sender.send({ to, data }),
       waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
       getCode: (args) => client.getCode(args),
     },
-    // Locally a transaction is mined at once or never (e.g. after a chain reset): fail fast.
-    { confirmationTimeoutMs: settlement.name === "local" ? 20_000 : 60_000 },
+    { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );
 
   const facilitator = new x402Facilitator().register(
@@ -94,15 +98,45 @@ export function createFacilitator(
   };
 }
 
-/** The configured facilitator, created once per process. */
-export function getFacilitator(): FacilitatorClient {
-  const cache = globalThis as typeof globalThis & { __x402Facilitator?: FacilitatorClient };
-  if (!cache.__x402Facilitator) {
-    const config = getConfig();
-    cache.__x402Facilitator = createFacilitator(getSettlementNetwork(), {
-      apiKeyId: config.CDP_API_KEY_ID,
-      apiKeySecret: config.CDP_API_KEY_SECRET,
+/** EIP-3009's transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, ...). */
+function authorizationOf(
+  functionName: string,
+  args: readonly unknown[],
+): Omit<SettlementBroadcast, "txHash"> | undefined {
+  if (functionName !== "transferWithAuthorization") return undefined;
+  const [from, , , , , nonce] = args;
+  if (typeof from !== "string" || typeof nonce !== "string") return undefined;
+  return { authorizer: getAddress(from), authorizationNonce: nonce as Hex };
+}
+
+export interface HttpFacilitatorOptions {
+  url: string;
+  /** Our own facilitator service's shared secret (sent as a bearer token). */
+  secret?: string;
+  /** Coinbase's hosted facilitator: CDP API keys. */
+  cdpKeys?: { apiKeyId: string; apiKeySecret: string };
+  timeoutMs?: number;
+}
+
+/** A facilitator reached over the x402 facilitator HTTP interface. */
+export function createHttpFacilitator(options: HttpFacilitatorOptions): FacilitatorClient {
+  const config: FacilitatorConfig = { url: options.url, timeoutMs: options.timeoutMs ?? 60_000 };
+  const { secret, cdpKeys } = options;
+  if (cdpKeys) {
+    // Loaded on first use only: @coinbase/x402 pulls in the CDP SDK's JWT code.
+    config.createAuthHeaders = async () => {
+      const { createCdpAuthHeaders } = await import("@coinbase/x402");
+      const create = createCdpAuthHeaders(cdpKeys.apiKeyId, cdpKeys.apiKeySecret);
+      if (!create) throw new Error("@coinbase/x402 returned no auth header factory");
+      return create();
+    };
+  } else if (secret) {
+    const headers = { Authorization: `Bearer ${secret}` };
+    config.createAuthHeaders = async () => ({
+      verify: headers,
+      settle: headers,
+      supported: headers,
     });
   }
-  return cache.__x402Facilitator;
+  return new HTTPFacilitatorClient(config);
 }

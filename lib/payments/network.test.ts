@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "@/lib/config";
-import { GANACHE_PRIVATE_KEYS, LOCAL_FACILITATOR_PRIVATE_KEY } from "./local-chain";
-import { atomicToUsdc, usdcToAtomic } from "./money";
+import { GANACHE_PRIVATE_KEYS } from "@/dev/local-chain";
+import { atomicToUsdc, usdcToAtomic } from "@/lib/shared/money";
 import { CDP_FACILITATOR_URL, resolveSettlementNetwork, toAssetAmount } from "./network";
 
 const resolve = (vars: Record<string, string>) => resolveSettlementNetwork(parseEnv(vars));
 const SOME_KEY = `0x${"ab".repeat(32)}`;
 
 describe("resolveSettlementNetwork: local", () => {
-  it("defaults to the local chain with TestUSDC and the in-process facilitator", () => {
-    const net = resolve({});
+  it("defaults to the local chain with TestUSDC; the in-process facilitator needs a key", () => {
+    const net = resolve({ FACILITATOR_PRIVATE_KEY: SOME_KEY });
     expect(net.name).toBe("local");
     expect(net.network).toBe("eip155:31337");
     expect(net.chain.id).toBe(31337);
@@ -17,11 +17,14 @@ describe("resolveSettlementNetwork: local", () => {
     expect(net.asset).toBe("0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab");
     expect(net.eip712Domain).toEqual({ name: "USD Coin Local", version: "2" });
     expect(net.decimals).toBe(6);
+    expect(net.finalityBlocks).toBe(0);
     expect(net.facilitator).toEqual({
       kind: "self-hosted",
-      privateKey: LOCAL_FACILITATOR_PRIVATE_KEY,
+      privateKey: SOME_KEY,
+      confirmationTimeoutMs: 20_000,
     });
-    expect(LOCAL_FACILITATOR_PRIVATE_KEY).toBe(GANACHE_PRIVATE_KEYS[1]);
+    // No key in production code: without one it says what to set.
+    expect(() => resolve({})).toThrow(/needs FACILITATOR_PRIVATE_KEY/);
   });
 
   it("takes the RPC URL, a token override (checksummed) and a facilitator key or URL", () => {
@@ -33,7 +36,11 @@ describe("resolveSettlementNetwork: local", () => {
     expect(net.rpcUrl).toBe("http://127.0.0.1:9999");
     expect(net.chain.rpcUrls.default.http).toEqual(["http://127.0.0.1:9999"]);
     expect(net.asset).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
-    expect(net.facilitator).toEqual({ kind: "self-hosted", privateKey: SOME_KEY });
+    expect(net.facilitator).toEqual({
+      kind: "self-hosted",
+      privateKey: SOME_KEY,
+      confirmationTimeoutMs: 20_000,
+    });
 
     const remote = resolve({ X402_FACILITATOR_URL: "http://127.0.0.1:4022/facilitator" });
     expect(remote.facilitator).toEqual({
@@ -57,6 +64,7 @@ describe("resolveSettlementNetwork: base", () => {
     expect(net.eip712Domain).toEqual({ name: "USD Coin", version: "2" });
     expect(net.decimals).toBe(6);
     expect(net.rpcUrl).toBe("https://mainnet.base.org");
+    expect(net.finalityBlocks).toBe(5);
     expect(net.facilitator).toEqual({
       kind: "http",
       url: "https://facilitator.example.com",
@@ -85,7 +93,11 @@ describe("resolveSettlementNetwork: base", () => {
     });
     expect(net.rpcUrl).toBe("https://base.rpc.example");
     expect(net.chain.rpcUrls.default.http).toEqual(["https://base.rpc.example"]);
-    expect(net.facilitator).toEqual({ kind: "self-hosted", privateKey: SOME_KEY });
+    expect(net.facilitator).toEqual({
+      kind: "self-hosted",
+      privateKey: SOME_KEY,
+      confirmationTimeoutMs: 60_000,
+    });
   });
 
   it("refuses incomplete or unsafe facilitator settings with a clear message", () => {
@@ -101,6 +113,16 @@ describe("resolveSettlementNetwork: base", () => {
         FACILITATOR_PRIVATE_KEY: GANACHE_PRIVATE_KEYS[1],
       }),
     ).toThrow(/ganache/);
+    // Every one of ganache's public keys, not only the local facilitator's.
+    for (const key of GANACHE_PRIVATE_KEYS) {
+      expect(() =>
+        resolve({
+          SETTLEMENT_NETWORK: "base",
+          BASE_RPC_URL: "https://base.rpc.example",
+          FACILITATOR_PRIVATE_KEY: key,
+        }),
+      ).toThrow(/ganache/);
+    }
     expect(() =>
       resolve({
         SETTLEMENT_NETWORK: "base",
@@ -112,7 +134,7 @@ describe("resolveSettlementNetwork: base", () => {
 });
 
 describe("amounts", () => {
-  const local = resolve({});
+  const local = resolve({ FACILITATOR_PRIVATE_KEY: SOME_KEY });
   const base = resolve({ SETTLEMENT_NETWORK: "base", X402_FACILITATOR_URL: "https://f.example" });
 
   it.each([
@@ -126,7 +148,6 @@ describe("amounts", () => {
       extra: net.eip712Domain,
     });
     expect(toAssetAmount(net, 0.000001).amount).toBe("1");
-    expect(8.2 * 1e6).not.toBe(8_200_000); // float drift the conversion must not inherit
     expect(toAssetAmount(net, 8.2).amount).toBe("8200000");
     expect(toAssetAmount(net, 1_000_000_000).amount).toBe("1000000000000000");
     expect(atomicToUsdc(usdcToAtomic(19.99))).toBe(19.99);

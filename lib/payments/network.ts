@@ -1,19 +1,20 @@
 // Where settlements happen: the local chain (development, tests) or Base mainnet.
 // `resolveSettlementNetwork` is pure (config in, description out) so it is unit-tested; the
 // rest of the code calls `getSettlementNetwork()`.
+import "server-only";
 import { getAddress, type Address, type Chain, type Hex } from "viem";
 import { base } from "viem/chains";
 import { ConfigError, getConfig, type Env } from "@/lib/config";
-import { usdcToAtomic, USDC_DECIMALS } from "./money";
+import { usdcToAtomic, USDC_DECIMALS } from "@/lib/shared/money";
+import { privateKeyToAccount } from "viem/accounts";
 import {
   DEFAULT_LOCAL_RPC_URL,
-  GANACHE_PRIVATE_KEYS,
-  LOCAL_FACILITATOR_PRIVATE_KEY,
   LOCAL_NETWORK,
   LOCAL_TOKEN_ADDRESS,
   LOCAL_TOKEN_EIP712_DOMAIN,
   localChain,
-} from "./local-chain";
+  PUBLIC_TEST_ADDRESSES,
+} from "./local-network";
 
 export const BASE_NETWORK = "eip155:8453" as const;
 /** Circle's USDC on Base mainnet. */
@@ -25,7 +26,8 @@ export const BASE_PUBLIC_RPC_URL = "https://mainnet.base.org";
 export const CDP_FACILITATOR_URL = "https://api.cdp.coinbase.com/platform/v2/x402";
 
 export type SettlementFacilitator =
-  { kind: "self-hosted"; privateKey: Hex } | { kind: "http"; url: string; cdpAuth: boolean };
+  | { kind: "self-hosted"; privateKey: Hex; confirmationTimeoutMs: number }
+  | { kind: "http"; url: string; cdpAuth: boolean; secret?: string };
 
 export interface SettlementNetwork {
   name: "local" | "base";
@@ -38,6 +40,11 @@ export interface SettlementNetwork {
   /** The token's EIP-712 domain: PaymentRequirements.extra { name, version }. */
   eip712Domain: { name: string; version: string };
   decimals: 6;
+  /**
+   * Blocks behind the head at which the chain's state counts as final for freeing a
+   * settlement slot (a reorg shallower than this cannot bring back a transfer).
+   */
+  finalityBlocks: number;
   facilitator: SettlementFacilitator;
 }
 
@@ -50,6 +57,8 @@ type NetworkEnv = Pick<
   | "CDP_API_KEY_ID"
   | "CDP_API_KEY_SECRET"
   | "FACILITATOR_PRIVATE_KEY"
+  | "FACILITATOR_SECRET"
+  | "SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS"
   | "LOCAL_TOKEN_ADDRESS"
 >;
 
@@ -84,12 +93,13 @@ export function resolveSettlementNetwork(env: NetworkEnv): SettlementNetwork {
       asset: getAddress(env.LOCAL_TOKEN_ADDRESS ?? LOCAL_TOKEN_ADDRESS),
       eip712Domain: { ...LOCAL_TOKEN_EIP712_DOMAIN },
       decimals: USDC_DECIMALS as 6,
+      finalityBlocks: 0,
       facilitator: env.X402_FACILITATOR_URL
-        ? { kind: "http", url: env.X402_FACILITATOR_URL, cdpAuth }
+        ? httpFacilitator(env, env.X402_FACILITATOR_URL, cdpAuth)
         : {
             kind: "self-hosted",
-            privateKey:
-              (env.FACILITATOR_PRIVATE_KEY as Hex | undefined) ?? LOCAL_FACILITATOR_PRIVATE_KEY,
+            privateKey: requiredKey(env, "local"),
+            confirmationTimeoutMs: (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? 20) * 1000,
           },
     };
   }
@@ -104,16 +114,37 @@ export function resolveSettlementNetwork(env: NetworkEnv): SettlementNetwork {
     asset: BASE_USDC_ADDRESS,
     eip712Domain: { ...BASE_USDC_EIP712_DOMAIN },
     decimals: USDC_DECIMALS as 6,
+    finalityBlocks: 5,
     facilitator,
   };
 }
 
+/** The self-hosted facilitator's gas key (npm run dev, npm start and the tests set the local chain's). */
+function requiredKey(env: NetworkEnv, network: "local" | "base"): Hex {
+  if (!env.FACILITATOR_PRIVATE_KEY) {
+    throw new ConfigError(
+      `SETTLEMENT_NETWORK=${network} with the facilitator in this process needs FACILITATOR_PRIVATE_KEY ` +
+        "(its account pays the settlements' gas), or X402_FACILITATOR_URL for a facilitator service.",
+    );
+  }
+  return env.FACILITATOR_PRIVATE_KEY as Hex;
+}
+
+function httpFacilitator(env: NetworkEnv, url: string, cdpAuth: boolean): SettlementFacilitator {
+  return {
+    kind: "http",
+    url,
+    cdpAuth,
+    ...(env.FACILITATOR_SECRET ? { secret: env.FACILITATOR_SECRET } : {}),
+  };
+}
+
 function resolveBaseFacilitator(env: NetworkEnv, cdpAuth: boolean): SettlementFacilitator {
-  if (env.X402_FACILITATOR_URL) return { kind: "http", url: env.X402_FACILITATOR_URL, cdpAuth };
+  if (env.X402_FACILITATOR_URL) return httpFacilitator(env, env.X402_FACILITATOR_URL, cdpAuth);
   if (cdpAuth) return { kind: "http", url: CDP_FACILITATOR_URL, cdpAuth: true };
   if (env.FACILITATOR_PRIVATE_KEY) {
-    const key = env.FACILITATOR_PRIVATE_KEY.toLowerCase();
-    if ((GANACHE_PRIVATE_KEYS as readonly string[]).includes(key)) {
+    const key = requiredKey(env, "base");
+    if (PUBLIC_TEST_ADDRESSES.includes(privateKeyToAccount(key).address)) {
       throw new ConfigError(
         "FACILITATOR_PRIVATE_KEY is one of ganache's public test keys: refused with SETTLEMENT_NETWORK=base.",
       );
@@ -123,7 +154,11 @@ function resolveBaseFacilitator(env: NetworkEnv, cdpAuth: boolean): SettlementFa
         "SETTLEMENT_NETWORK=base with FACILITATOR_PRIVATE_KEY (self-hosted facilitator) also needs BASE_RPC_URL.",
       );
     }
-    return { kind: "self-hosted", privateKey: env.FACILITATOR_PRIVATE_KEY as Hex };
+    return {
+      kind: "self-hosted",
+      privateKey: key,
+      confirmationTimeoutMs: (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? 60) * 1000,
+    };
   }
   throw new ConfigError(
     "SETTLEMENT_NETWORK=base needs a facilitator: set X402_FACILITATOR_URL, or CDP_API_KEY_ID and " +

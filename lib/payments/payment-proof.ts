@@ -2,18 +2,20 @@ import { getAddress, type Hex } from "viem";
 import type { Db } from "@/lib/db";
 import { paymentRequired } from "@/lib/errors";
 import type { Settlement } from "@/lib/generated/prisma/client";
+import { sameAddress } from "@/lib/shared/address";
 import { getChainClient } from "./chain-client";
+import { getSettlementNetwork } from "./network";
 import { reconcileStalePending } from "./reconcile";
 import { findSucceededSettlement, liveSettlementForJob } from "./settlements";
 import { verifyTransferReceipt } from "./verify-receipt";
 
-const NOT_PAID =
-  "txHash is not a successful settlement of this job and proposal; pay through POST /api/jobs/:id/settle?proposalId=... first";
+const PAY_FIRST = "pay through POST /api/jobs/:id/settle?proposalId=... first";
 
 /**
  * Accept's payment check: `txHash` must be a succeeded settlement recorded by this server
- * for exactly this job and proposal, paid by the poster to the agent's wallet for the bid,
- * and, where the chain answers, a receipt whose Transfer log says the same.
+ * for exactly this job and proposal, on the configured network and asset, paid by the poster
+ * to the agent's wallet for the bid, and, where the chain answers, a receipt whose
+ * Transfer log says the same. Each refusal says which of these failed (402).
  */
 export async function assertPaidFor(
   db: Db,
@@ -31,17 +33,35 @@ export async function assertPaidFor(
     await reconcileStalePending(db, await liveSettlementForJob(db, facts.job.id), { force: true });
     settlement = await findSucceededSettlement(db, where);
   }
-  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  if (
-    !settlement ||
-    !same(settlement.payer, facts.job.posterAddress) ||
-    !same(settlement.payTo, facts.agent.walletAddress) ||
-    settlement.amountAtomic !== facts.proposal.bidAtomic
-  ) {
-    throw paymentRequired(NOT_PAID);
+  if (!settlement) {
+    throw paymentRequired(
+      `txHash is not a successful settlement of this job and proposal; ${PAY_FIRST}`,
+    );
   }
+  const mismatch = ledgerMismatch(settlement, facts);
+  if (mismatch) throw paymentRequired(`the settlement does not pay for this bid: ${mismatch}`);
   await assertReceiptMatches(settlement);
   return settlement;
+}
+
+function ledgerMismatch(
+  settlement: Settlement,
+  facts: {
+    job: { posterAddress: string };
+    proposal: { bidAtomic: bigint };
+    agent: { walletAddress: string };
+  },
+): string | undefined {
+  const same = sameAddress;
+  const network = getSettlementNetwork();
+  if (settlement.network !== network.network) return `it was made on ${settlement.network}`;
+  if (!same(settlement.asset, network.asset)) return `it paid in ${settlement.asset}, not USDC`;
+  if (!same(settlement.payer, facts.job.posterAddress)) return "it was not paid by the poster";
+  if (!same(settlement.payTo, facts.agent.walletAddress)) {
+    return "it was not paid to the agent's wallet";
+  }
+  if (settlement.amountAtomic !== facts.proposal.bidAtomic) return "its amount is not the bid";
+  return undefined;
 }
 
 async function assertReceiptMatches(settlement: Settlement) {
@@ -59,5 +79,7 @@ async function assertReceiptMatches(settlement: Settlement) {
     console.warn(`Accept: receipt check skipped for ${settlement.txHash}: chain unreachable`);
     return;
   }
-  if (!check.ok) throw paymentRequired(`${NOT_PAID} (${check.reason})`);
+  if (!check.ok) {
+    throw paymentRequired(`the chain's receipt does not show this payment: ${check.reason}`);
+  }
 }

@@ -1,6 +1,6 @@
 import { x402ResourceServer } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
-import { getFacilitator } from "./facilitator";
+import { getFacilitator } from "./facilitator-client";
 import { getSettlementNetwork } from "./network";
 
 /**

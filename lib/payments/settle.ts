@@ -1,30 +1,40 @@
-import { decodePaymentSignatureHeader } from "@x402/core/http";
-import type {
-  PaymentPayload,
-  PaymentRequired,
-  PaymentRequirements,
-  SettleResponse,
-} from "@x402/core/types";
-import { type Address, getAddress, isAddress, isAddressEqual } from "viem";
-import { getConfig } from "@/lib/config";
+import "server-only";
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { type Address, getAddress, isAddressEqual, recoverTypedDataAddress } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict } from "@/lib/errors";
+import { DomainError } from "@/lib/errors";
+import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { getAgentRowOrThrow } from "@/lib/marketplace/agents";
 import { getJobRowOrThrow } from "@/lib/marketplace/jobs";
+import { checkRole, checkState } from "@/lib/marketplace/lifecycle";
 import { getProposalRowOrThrow } from "@/lib/marketplace/proposals";
-import { atomicToUsdc, formatUsdc } from "./money";
+import { errorSummary } from "@/lib/redact";
+import { sameAddress } from "@/lib/shared/address";
+import { getChainClient } from "./chain-client";
+import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import { getSettlementNetwork } from "./network";
-import { reconcileSettlement, reconcileStalePending } from "./reconcile";
-import { getResourceServer } from "./resource-server";
+import { type RefusalCode, refusalCodeFor, refusalMessage } from "./outcomes";
+import { transferWithAuthorizationTypes } from "./usdc-abi";
+import { type PaymentHeader, parsePaymentHeader, WrongX402Version } from "./payment-header";
+import { reconcileSettlement, reconcileStalePending, settlementBudgetSeconds } from "./reconcile";
+import {
+  facilitatorUnavailable,
+  MAX_TIMEOUT_SECONDS,
+  paymentRequirementsFor,
+  resourceServerOrUnavailable,
+} from "./requirements";
 import {
   claimSettlementSlot,
+  endInFlight,
+  findSettlementByAuthorization,
   liveSettlementForJob,
-  markSettlementFailed,
-  markSettlementSucceeded,
+  notePendingSettlement,
+  settleConflict,
+  SlotTakenError,
 } from "./settlements";
 
-/** How long a signed authorization may be valid: bounds how long a slot can stay pending. */
-export const MAX_TIMEOUT_SECONDS = 300;
+export { MAX_TIMEOUT_SECONDS };
+/** Clock skew tolerated between the payer's clock and ours on `validBefore`. */
 const VALIDITY_SLACK_SECONDS = 120;
 
 export interface SettlementData {
@@ -37,24 +47,27 @@ export interface SettlementData {
   proposalId: string;
 }
 
+/**
+ * The answer of the payment resource. Errors that are not payment refusals (400 malformed
+ * header, 404, 409 state or pending, 503) are thrown as DomainErrors with their code.
+ */
 export type SettleOutcome =
-  | { kind: "payment_required"; reason: string; paymentRequired: PaymentRequired }
+  | {
+      kind: "payment_required";
+      code: RefusalCode;
+      reason: string;
+      paymentRequired: PaymentRequired;
+      /** Present when a settlement was attempted and the chain says it moved nothing. */
+      paymentResponse?: SettleResponse;
+    }
   | { kind: "settled"; data: SettlementData; paymentResponse: SettleResponse };
-
-/** The EIP-3009 authorization inside an `exact` EVM payment payload (decimal strings). */
-export interface EvmAuthorization {
-  from: string;
-  to: string;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: string;
-}
 
 /**
  * The x402 payment resource for one job and proposal (POST /api/jobs/:id/settle):
- * no header → the challenge; with a PAYMENT-SIGNATURE → verify, claim the job's slot,
- * settle on chain, record the hash. Price and payee come from the database every time.
+ * no header → the challenge; with a PAYMENT-SIGNATURE → verify, claim the job's slot, settle
+ * on chain, record the hash. Price and payee come from the database every time. A settlement
+ * is failed only when the chain shows it can never move money; any other unknown outcome
+ * keeps the slot (409 settlement_pending) until the chain or the reconciler decides.
  */
 export async function settleJobPayment(
   db: Db,
@@ -62,240 +75,331 @@ export async function settleJobPayment(
 ): Promise<SettleOutcome> {
   const job = await getJobRowOrThrow(db, input.jobId);
   const proposal = await getProposalRowOrThrow(db, job.id, input.proposalId);
-  if (job.status !== "open") throw conflict(`the job is ${job.status.replace("_", " ")}, not open`);
-  if (proposal.status !== "pending")
-    throw conflict(`the proposal is ${proposal.status}, not pending`);
-  await assertSlotFree(db, job.id);
-  const agent = await getAgentRowOrThrow(db, proposal.agentId);
-
   const network = getSettlementNetwork();
-  const server = await getResourceServer();
-  const payTo = getAddress(agent.walletAddress);
-  const requirements = await server.buildPaymentRequirements({
-    scheme: "exact",
-    network: network.network,
-    payTo,
-    price: {
+
+  // The header is read before anything else: a malformed one is 400 whatever the job's state.
+  let header: PaymentHeader | undefined;
+  let refusal: { code: RefusalCode; detail?: string; response?: SettleResponse } | undefined;
+  if (input.paymentHeader) {
+    try {
+      header = parsePaymentHeader(input.paymentHeader);
+    } catch (error) {
+      if (!(error instanceof WrongX402Version)) throw error;
+      refusal = { code: "invalid_x402_version" };
+    }
+  }
+
+  // The same authorization again: the recorded answer, not a second settlement.
+  if (header) {
+    const previous = await findSettlementByAuthorization(db, {
+      network: network.network,
       asset: network.asset,
-      amount: proposal.bidAtomic.toString(),
-      extra: { ...network.eip712Domain },
-    },
-    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-  });
-  const challenge = async (reason: string): Promise<SettleOutcome> => ({
-    kind: "payment_required",
-    reason,
-    paymentRequired: await server.createPaymentRequiredResponse(
-      requirements,
-      {
-        url: input.resourceUrl,
-        description: `${formatUsdc(proposal.bidAtomic)} USDC for job "${job.title}" (proposal ${proposal.id})`,
-        mimeType: "application/json",
-      },
-      reason,
-    ),
-  });
-
-  if (!input.paymentHeader) {
-    return challenge(
-      "payment required: sign the USDC authorization and send it as PAYMENT-SIGNATURE",
-    );
+      payer: header.authorization.from,
+      authorizationNonce: header.authorization.nonce,
+    });
+    if (previous) {
+      const same =
+        previous.jobId === job.id &&
+        previous.proposalId === proposal.id &&
+        storedSignature(previous) === header.signature.toLowerCase();
+      const row =
+        same && previous.status === "pending" ? await reconcileQuietly(db, previous) : previous;
+      if (same && row.status === "succeeded") return settledOutcome(row);
+      if (same && row.status === "pending") throw pending(row);
+      refusal = same
+        ? { code: "settlement_failed", response: failedResponse(row) }
+        : { code: "authorization_already_used" };
+    }
   }
 
-  let payload: PaymentPayload;
-  try {
-    payload = decodePaymentSignatureHeader(input.paymentHeader);
-  } catch {
-    return challenge("the PAYMENT-SIGNATURE header is not a valid x402 payment payload");
-  }
-  const required = requirements[0]!;
-  const authorization = readAuthorization(payload);
-  const mismatch = describeMismatch(payload, authorization, required, job.posterAddress);
-  if (mismatch) return challenge(mismatch);
-  const matching = server.findMatchingRequirements(requirements, payload);
-  if (!matching || !authorization) {
-    return challenge("the payment does not match this job's payment requirements");
-  }
-
-  const verified = await server.verifyPayment(payload, matching);
-  if (!verified.isValid) {
-    return challenge(explainRefusal(verified.invalidReason, verified.invalidMessage));
-  }
-
-  const payer = getAddress(authorization.from);
-  const claim = await claimSettlementSlot(db, {
-    jobId: job.id,
-    proposalId: proposal.id,
-    payer,
-    payTo,
-    amountAtomic: proposal.bidAtomic,
-    network: network.network,
-    asset: network.asset,
-    authorizationNonce: authorization.nonce,
-    validBefore: BigInt(authorization.validBefore),
-  });
-
-  let settled: SettleResponse;
-  try {
-    settled = await server.settlePayment(payload, matching);
-  } catch (error) {
-    // The transfer may or may not have happened: only the chain can say.
-    console.error(`Settlement ${claim.id}: facilitator settle failed`, error);
-    const row = await reconcileSettlement(db, claim).catch(() => claim);
-    if (row.status === "succeeded" && row.txHash)
-      return settledOutcome(row.txHash, network.network);
-    if (row.status === "failed")
-      return challenge("the payment could not be settled; sign a new one and retry");
-    throw conflict("the payment is being settled; check the job again in a minute");
-  }
-
-  if (!settled.success) {
-    await markSettlementFailed(db, claim.id, settled.errorReason ?? "settle refused");
-    return challenge(explainRefusal(settled.errorReason, settled.errorMessage));
-  }
-  crashHookForTests();
-  await markSettlementSucceeded(db, claim.id, settled.transaction);
-  return settledOutcome(settled.transaction, network.network, settled);
-
-  function settledOutcome(
-    txHash: string,
-    networkId: string,
-    response?: SettleResponse,
-  ): SettleOutcome {
-    return {
-      kind: "settled",
-      data: {
-        txHash: txHash.toLowerCase(),
-        network: networkId,
-        payer,
-        payTo,
-        amountUsdc: atomicToUsdc(proposal.bidAtomic),
-        jobId: job.id,
-        proposalId: proposal.id,
-      },
-      paymentResponse: response ?? {
-        success: true,
-        transaction: txHash,
-        network: networkId as SettleResponse["network"],
-        payer,
-      },
-    };
-  }
-}
-
-/** 409 when the job's settlement slot is taken; a stale pending claim is reconciled first. */
-async function assertSlotFree(db: Db, jobId: string) {
-  const live = await reconcileStalePending(db, await liveSettlementForJob(db, jobId));
-  if (!live || live.status === "failed") return;
-  if (live.status === "succeeded") {
-    throw conflict(
+  const live = await reconcileStalePending(db, await liveSettlementForJob(db, job.id));
+  if (live?.status === "succeeded") {
+    throw settleConflict(
+      "already_paid",
       `this job is already paid (txHash ${live.txHash}); accept proposal ${live.proposalId} with that hash`,
     );
   }
-  throw conflict("a payment for this job is already being settled; check again shortly");
-}
-
-function readAuthorization(payload: PaymentPayload): EvmAuthorization | undefined {
-  const authorization = (
-    payload.payload as { authorization?: Partial<EvmAuthorization> } | undefined
-  )?.authorization;
-  if (!authorization) return undefined;
-  const { from, to, value, validAfter, validBefore, nonce } = authorization;
-  if (
-    typeof from !== "string" ||
-    !isAddress(from) ||
-    typeof to !== "string" ||
-    !isAddress(to) ||
-    typeof value !== "string" ||
-    !/^\d{1,78}$/.test(value) ||
-    typeof validAfter !== "string" ||
-    !/^\d{1,20}$/.test(validAfter) ||
-    typeof validBefore !== "string" ||
-    !/^\d{1,20}$/.test(validBefore) ||
-    typeof nonce !== "string" ||
-    !/^0x[0-9a-fA-F]{64}$/.test(nonce)
-  ) {
-    return undefined;
+  const state = checkState("pay", job.status);
+  if (!state.allowed) throw settleConflict("job_not_open", state.reason);
+  if (proposal.status !== "pending") {
+    throw settleConflict("proposal_not_pending", `the proposal is ${proposal.status}, not pending`);
   }
-  return { from, to, value, validAfter, validBefore, nonce };
+  if (live?.status === "pending") throw pending(live);
+
+  const agent = await getAgentRowOrThrow(db, proposal.agentId);
+  const payTo = getAddress(agent.walletAddress);
+  const required = await paymentRequirementsFor({ payTo, amountAtomic: proposal.bidAtomic });
+  const server = await resourceServerOrUnavailable();
+  const challenge = async (
+    code: RefusalCode,
+    detail?: string,
+    paymentResponse?: SettleResponse,
+  ): Promise<SettleOutcome> => ({
+    kind: "payment_required",
+    code,
+    reason: refusalMessage(code, detail),
+    paymentRequired: await server.createPaymentRequiredResponse(
+      [required],
+      {
+        url: input.resourceUrl,
+        description: `${formatUsdc(atomicToUsdc(proposal.bidAtomic), "plain")} USDC for job "${job.title}" (proposal ${proposal.id})`,
+        mimeType: "application/json",
+      },
+      code,
+    ),
+    ...(paymentResponse ? { paymentResponse } : {}),
+  });
+
+  if (refusal) return challenge(refusal.code, refusal.detail, refusal.response);
+  if (!header) return challenge("payment_required");
+  const mismatch = checkTerms(header, required, job.posterAddress);
+  if (mismatch) return challenge(mismatch.code, mismatch.detail);
+
+  if (!(await signatureMayBeValid(header, required))) {
+    return challenge("invalid_exact_evm_payload_signature");
+  }
+
+  let verified;
+  try {
+    verified = await server.verifyPayment(header.payload, required);
+  } catch (error) {
+    console.error(`x402 verify failed: ${errorSummary(error)}`);
+    throw facilitatorUnavailable();
+  }
+  if (!verified.isValid) {
+    return challenge(refusalCodeFor(verified.invalidReason), verified.invalidReason);
+  }
+
+  let claimBlock: bigint;
+  try {
+    claimBlock = await getChainClient().getBlockNumber();
+  } catch (error) {
+    console.error(`Settle: the chain is not answering: ${errorSummary(error)}`);
+    throw new DomainError(
+      "unavailable",
+      "the chain is not answering; nothing was charged, retry shortly",
+      { "Retry-After": "5" },
+      "chain_unavailable",
+    );
+  }
+
+  let claim: Settlement;
+  try {
+    claim = await claimSettlementSlot(db, {
+      jobId: job.id,
+      proposalId: proposal.id,
+      payer: header.authorization.from,
+      payTo,
+      amountAtomic: proposal.bidAtomic,
+      network: network.network,
+      asset: network.asset,
+      authorizationNonce: header.authorization.nonce,
+      validBefore: BigInt(header.authorization.validBefore),
+      claimBlock,
+      payload: header.payload as unknown as Prisma.InputJsonValue,
+      inFlightUntil: new Date(Date.now() + settlementBudgetSeconds() * 1000),
+    });
+  } catch (error) {
+    if (!(error instanceof SlotTakenError)) throw error;
+    // Lost the race: to the same authorization sent twice at once, to another of this
+    // authorization's uses, or to another payment for this job.
+    const byAuthorization = await findSettlementByAuthorization(db, {
+      network: network.network,
+      asset: network.asset,
+      payer: header.authorization.from,
+      authorizationNonce: header.authorization.nonce,
+    });
+    if (byAuthorization && byAuthorization.jobId !== job.id) {
+      return challenge("authorization_already_used");
+    }
+    const sameRequest =
+      byAuthorization?.proposalId === proposal.id &&
+      storedSignature(byAuthorization) === header.signature.toLowerCase();
+    if (byAuthorization && !sameRequest) return challenge("authorization_already_used");
+    if (byAuthorization?.status === "succeeded") return settledOutcome(byAuthorization);
+    if (byAuthorization?.status === "failed") {
+      return challenge("settlement_failed", undefined, failedResponse(byAuthorization));
+    }
+    const winner = byAuthorization ?? (await liveSettlementForJob(db, job.id));
+    if (winner?.status === "succeeded") {
+      throw settleConflict("already_paid", `this job is already paid (txHash ${winner.txHash})`);
+    }
+    throw pending(winner);
+  }
+
+  let settled: SettleResponse | undefined;
+  let failure: unknown;
+  try {
+    settled = await server.settlePayment(header.payload, required);
+  } catch (error) {
+    failure = error;
+  }
+  // The facilitator's word decides nothing, "yes" or "no": the chain does. A "no" may be a
+  // transfer sent and not yet mined, or an RPC failure after sending; a "yes" is recorded
+  // only once the chain's receipt shows this authorization's transfer.
+  const note = settled?.success
+    ? undefined
+    : settled
+      ? `${settled.errorReason ?? "not settled"}`
+      : errorSummary(failure);
+  if (note) console.warn(`Settlement ${claim.id}: the facilitator did not confirm (${note})`);
+  let row = await notePendingSettlement(db, claim.id, {
+    error: note,
+    txHash: settled?.transaction || undefined,
+  });
+  row = await reconcileQuietly(db, row);
+  await endInFlight(db, claim.id);
+  if (row.status === "succeeded") return settledOutcome(row);
+  if (row.status === "failed") {
+    return challenge(
+      "settlement_failed",
+      settled?.errorReason ? refusalMessage(refusalCodeFor(settled.errorReason)) : undefined,
+      failedResponse(row),
+    );
+  }
+  throw pending(row);
 }
 
-/** A readable reason when the payment is plainly not for this job, before asking the facilitator. */
-function describeMismatch(
-  payload: PaymentPayload,
-  authorization: EvmAuthorization | undefined,
+async function reconcileQuietly(db: Db, row: Settlement): Promise<Settlement> {
+  try {
+    return await reconcileSettlement(db, row);
+  } catch (error) {
+    console.error(`Settlement ${row.id}: the chain could not say: ${errorSummary(error)}`);
+    return row;
+  }
+}
+
+function pending(row: Settlement | null): DomainError {
+  const hash = row?.txHash ? ` (transaction ${row.txHash})` : "";
+  return new DomainError(
+    "conflict",
+    `a payment for this job is being settled${hash}; the chain has not confirmed it yet. ` +
+      "Retry the same PAYMENT-SIGNATURE or read GET /api/v1/jobs/:id/payment shortly",
+    { "Retry-After": "5" },
+    "settlement_pending",
+  );
+}
+
+function settledOutcome(row: Settlement): SettleOutcome {
+  const txHash = row.txHash!;
+  return {
+    kind: "settled",
+    data: {
+      txHash,
+      network: row.network,
+      payer: getAddress(row.payer),
+      payTo: getAddress(row.payTo),
+      amountUsdc: atomicToUsdc(row.amountAtomic),
+      jobId: row.jobId,
+      proposalId: row.proposalId,
+    },
+    paymentResponse: {
+      success: true,
+      transaction: txHash,
+      network: row.network as SettleResponse["network"],
+      payer: getAddress(row.payer),
+    },
+  };
+}
+
+function failedResponse(row: Settlement): SettleResponse {
+  return {
+    success: false,
+    errorReason: row.failureCode ?? "settlement_failed",
+    transaction: row.txHash ?? "",
+    network: row.network as SettleResponse["network"],
+    payer: getAddress(row.payer),
+  };
+}
+
+function storedSignature(row: Settlement): string | undefined {
+  const signature = (row.payload as { payload?: { signature?: unknown } } | null)?.payload
+    ?.signature;
+  return typeof signature === "string" ? signature.toLowerCase() : undefined;
+}
+
+/** A refusal before asking the facilitator, when the payment is plainly not for this bid. */
+function checkTerms(
+  header: PaymentHeader,
   required: PaymentRequirements,
   poster: string,
-): string | undefined {
-  if (payload.x402Version !== 2) return "only x402 version 2 payments are accepted";
+): { code: RefusalCode; detail?: string } | undefined {
+  const { authorization, payload } = header;
   const accepted = payload.accepted;
-  if (!authorization) return "the payment carries no EIP-3009 authorization";
-  if (accepted && (accepted.network !== required.network || accepted.scheme !== required.scheme)) {
-    return `wrong network or scheme: this job is paid with ${required.scheme} on ${required.network}`;
+  if (accepted.scheme !== required.scheme) return { code: "invalid_scheme" };
+  if (accepted.network !== required.network) {
+    return { code: "invalid_network", detail: `this job is paid on ${required.network}` };
   }
-  if (accepted && !sameAddress(accepted.asset, required.asset)) return "wrong asset: pay in USDC";
-  const amount = `${formatUsdc(BigInt(required.amount))} USDC`;
-  if (
-    authorization.value !== required.amount ||
-    (accepted && accepted.amount !== required.amount)
-  ) {
-    return `wrong amount: this proposal costs exactly ${amount}`;
+  if (!sameAddress(accepted.asset, required.asset)) {
+    return { code: "wrong_asset", detail: `the asset is ${required.asset}` };
+  }
+  if (authorization.value !== required.amount || accepted.amount !== required.amount) {
+    return {
+      code: "invalid_exact_evm_payload_authorization_value_mismatch",
+      detail: `this proposal costs exactly ${formatUsdc(atomicToUsdc(BigInt(required.amount)), "plain")} USDC`,
+    };
   }
   if (
     !sameAddress(authorization.to, required.payTo) ||
-    (accepted && !sameAddress(accepted.payTo, required.payTo))
+    !sameAddress(accepted.payTo, required.payTo)
   ) {
-    return `wrong payee: the payment must go to the agent's wallet ${required.payTo}`;
+    return {
+      code: "invalid_exact_evm_payload_recipient_mismatch",
+      detail: `pay ${required.payTo}`,
+    };
   }
-  if (!sameAddress(authorization.from, poster)) {
-    return "wrong payer: only the job's poster can pay for it";
+  if (!checkRole("pay", { caller: authorization.from, posterAddress: poster }).allowed) {
+    return { code: "wrong_payer" };
   }
-  const now = Math.floor(Date.now() / 1000);
-  if (BigInt(authorization.validBefore) <= BigInt(now)) {
-    return "the payment authorization has expired; sign a new one";
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  if (BigInt(authorization.validBefore) <= now) {
+    return { code: "invalid_exact_evm_payload_authorization_valid_before" };
+  }
+  if (BigInt(authorization.validAfter) > now) {
+    return { code: "invalid_exact_evm_payload_authorization_valid_after" };
   }
   if (
-    BigInt(authorization.validBefore) > BigInt(now + MAX_TIMEOUT_SECONDS + VALIDITY_SLACK_SECONDS)
+    BigInt(authorization.validBefore) >
+    now + BigInt(MAX_TIMEOUT_SECONDS + VALIDITY_SLACK_SECONDS)
   ) {
-    return `the payment authorization is valid for too long (at most ${MAX_TIMEOUT_SECONDS} seconds)`;
+    return {
+      code: "invalid_exact_evm_payload_authorization_valid_before",
+      detail: `valid for too long: at most ${MAX_TIMEOUT_SECONDS} seconds`,
+    };
   }
   return undefined;
 }
 
-const REFUSALS: [RegExp, string][] = [
-  [
-    /insufficient_funds|insufficient.*balance/i,
-    "insufficient balance: the payer does not hold enough USDC",
-  ],
-  [
-    /nonce_already_used|already used|replay/i,
-    "replayed: this authorization was already used; sign a new one",
-  ],
-  [/valid_before|expired/i, "the payment authorization has expired; sign a new one"],
-  [/valid_after|not yet valid/i, "the payment authorization is not valid yet"],
-  [
-    /signature/i,
-    "invalid signature: the authorization was not signed by the payer for these terms",
-  ],
-  [/recipient|pay_?to/i, "wrong payee: the payment must go to the agent's wallet"],
-  [/value|amount/i, "wrong amount: the payment must be exactly the bid"],
-];
-
-function explainRefusal(reason: string | undefined, message?: string): string {
-  const text = `${reason ?? ""} ${message ?? ""}`;
-  for (const [pattern, readable] of REFUSALS)
-    if (pattern.test(text)) return `${readable} (${reason})`;
-  return `the payment was refused${reason ? ` (${reason})` : ""}`;
-}
-
-function sameAddress(a: string, b: string): boolean {
-  return isAddress(a) && isAddress(b) && isAddressEqual(a, b);
-}
-
-function crashHookForTests() {
-  const config = getConfig();
-  if (config.ENABLE_TEST_HOOKS === "true" && config.TEST_CRASH_AFTER_SETTLE === "true") {
-    console.error("TEST_CRASH_AFTER_SETTLE: dying between the on-chain settle and the record");
-    process.kill(process.pid, "SIGKILL");
+/**
+ * A 65-byte signature must recover to the payer over these terms: checked here, without the
+ * chain, so that garbage never costs the facilitator's RPC calls. Longer signatures (contract
+ * wallets: EIP-1271, EIP-6492) are left to the facilitator.
+ */
+async function signatureMayBeValid(header: PaymentHeader, required: PaymentRequirements) {
+  if (header.signature.length !== 132) return true;
+  const extra = required.extra as { name?: string; version?: string } | undefined;
+  try {
+    const signer = await recoverTypedDataAddress({
+      domain: {
+        name: extra?.name,
+        version: extra?.version,
+        chainId: Number(required.network.split(":")[1]),
+        verifyingContract: getAddress(required.asset),
+      },
+      types: transferWithAuthorizationTypes,
+      primaryType: "TransferWithAuthorization",
+      message: {
+        from: header.authorization.from,
+        to: header.authorization.to,
+        value: BigInt(header.authorization.value),
+        validAfter: BigInt(header.authorization.validAfter),
+        validBefore: BigInt(header.authorization.validBefore),
+        nonce: header.authorization.nonce,
+      },
+      signature: header.signature,
+    });
+    return isAddressEqual(signer, header.authorization.from);
+  } catch {
+    return false;
   }
 }

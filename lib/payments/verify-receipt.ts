@@ -2,21 +2,20 @@
 // - verifyTransferReceipt: did this transaction move `amount` of our token from payer to payTo
 //   through an EIP-3009 authorization?
 // - findAuthorizationTx: was the payer's authorization nonce used, and in which transaction?
-//   (reconciles a settlement left pending by a crash between broadcast and bookkeeping)
+//   (reconciles a settlement left pending by a crash, a lost response or a slow chain)
 import {
   getAddress,
   isAddressEqual,
   parseEventLogs,
   TransactionReceiptNotFoundError,
   type Address,
-  type BlockNumber,
   type Hex,
   type PublicClient,
 } from "viem";
-import { testUsdcAbi } from "./contracts";
+import { usdcAbi } from "./usdc-abi";
 
 /** The EIP-3009 and ERC-20 events we read; identical on Circle's USDC and our TestUSDC. */
-const tokenEventsAbi = testUsdcAbi.filter((item) => item.type === "event");
+const tokenEventsAbi = usdcAbi.filter((item) => item.type === "event");
 
 export type ReceiptCheck = { ok: true; blockNumber: bigint } | { ok: false; reason: string };
 
@@ -93,51 +92,78 @@ export class AuthorizationLogNotFoundError extends Error {
   override name = "AuthorizationLogNotFoundError";
 }
 
-type LogsClient = Pick<PublicClient, "readContract" | "getContractEvents">;
+type LogsClient = Pick<PublicClient, "readContract" | "getContractEvents" | "getBlock">;
+
+/** Blocks per eth_getLogs call: public RPCs refuse wide ranges (Base's: a few thousand). */
+export const LOG_RANGE_BLOCKS = 1_000n;
+
+/** Whether `authorizer`'s EIP-3009 `nonce` is used (or canceled) on `asset`, at `blockNumber`. */
+export async function isAuthorizationUsed(
+  client: Pick<PublicClient, "readContract">,
+  params: { asset: Address; authorizer: Address; nonce: Hex; blockNumber?: bigint },
+): Promise<boolean> {
+  return client.readContract({
+    address: getAddress(params.asset),
+    abi: usdcAbi,
+    functionName: "authorizationState",
+    args: [getAddress(params.authorizer), params.nonce],
+    ...(params.blockNumber !== undefined ? { blockNumber: params.blockNumber } : {}),
+  });
+}
+
+/** What the token's logs say became of a used authorization. */
+export type AuthorizationLog = { kind: "used"; txHash: Hex } | { kind: "canceled" };
 
 /**
- * The hash of the transaction that used `authorizer`'s EIP-3009 `nonce` on `asset`, or null
- * when the nonce has not been used (or was canceled: no transfer happened).
+ * For an authorization the token already reports used: the log that used it (with its
+ * transaction) or canceled it. Searches from `fromBlock` (the block recorded when the
+ * settlement slot was claimed; the transfer cannot be older) to `toBlock` in windows of
+ * LOG_RANGE_BLOCKS, and stops after the first window that ends past `validBefore` by block
+ * time (the transfer cannot be younger).
  *
- * Throws AuthorizationLogNotFoundError when the token says the nonce is spent but no log is
- * found from `fromBlock` (default: genesis; on Base pass the block recorded before settling,
- * public RPCs limit log ranges): never read that as "not paid".
+ * Throws AuthorizationLogNotFoundError when no log is found: never read that as "not paid".
  */
-export async function findAuthorizationTx(
+export async function findAuthorizationLog(
   client: LogsClient,
-  params: { asset: Address; authorizer: Address; nonce: Hex; fromBlock?: BlockNumber },
-): Promise<Hex | null> {
+  params: {
+    asset: Address;
+    authorizer: Address;
+    nonce: Hex;
+    fromBlock: bigint;
+    toBlock: bigint;
+    validBefore: bigint;
+  },
+): Promise<AuthorizationLog> {
   const asset = getAddress(params.asset);
   const authorizer = getAddress(params.authorizer);
-  const used = await client.readContract({
-    address: asset,
-    abi: testUsdcAbi,
-    functionName: "authorizationState",
-    args: [authorizer, params.nonce],
-  });
-  if (!used) return null;
-
-  const range = { fromBlock: params.fromBlock ?? 0n, toBlock: "latest" as const };
-  const [usedLogs, canceledLogs] = await Promise.all([
-    client.getContractEvents({
-      address: asset,
-      abi: testUsdcAbi,
-      eventName: "AuthorizationUsed",
-      args: { authorizer, nonce: params.nonce },
-      ...range,
-    }),
-    client.getContractEvents({
-      address: asset,
-      abi: testUsdcAbi,
-      eventName: "AuthorizationCanceled",
-      args: { authorizer, nonce: params.nonce },
-      ...range,
-    }),
-  ]);
-  const log = usedLogs.find((entry) => !entry.removed);
-  if (log?.transactionHash) return log.transactionHash;
-  if (canceledLogs.some((entry) => !entry.removed)) return null;
+  for (let from = params.fromBlock; from <= params.toBlock; from += LOG_RANGE_BLOCKS) {
+    const last = from + LOG_RANGE_BLOCKS - 1n;
+    const to = last < params.toBlock ? last : params.toBlock;
+    const range = { fromBlock: from, toBlock: to };
+    const [usedLogs, canceledLogs] = await Promise.all([
+      client.getContractEvents({
+        address: asset,
+        abi: usdcAbi,
+        eventName: "AuthorizationUsed",
+        args: { authorizer, nonce: params.nonce },
+        ...range,
+      }),
+      client.getContractEvents({
+        address: asset,
+        abi: usdcAbi,
+        eventName: "AuthorizationCanceled",
+        args: { authorizer, nonce: params.nonce },
+        ...range,
+      }),
+    ]);
+    const used = usedLogs.find((entry) => !entry.removed && entry.transactionHash);
+    if (used?.transactionHash) return { kind: "used", txHash: used.transactionHash };
+    if (canceledLogs.some((entry) => !entry.removed)) return { kind: "canceled" };
+    if (to === params.toBlock) break;
+    const end = await client.getBlock({ blockNumber: to });
+    if (end.timestamp > params.validBefore) break;
+  }
   throw new AuthorizationLogNotFoundError(
-    `authorization ${params.nonce} of ${authorizer} is used on ${asset}, but its log was not found from block ${range.fromBlock}`,
+    `authorization ${params.nonce} of ${authorizer} is used on ${asset}, but no log of it was found in blocks ${params.fromBlock}..${params.toBlock}`,
   );
 }

@@ -11,6 +11,8 @@ import { openPgSession, pgliteSession, quoteIdent } from "@/lib/db/sql";
 export type DbKind = "pglite" | "postgres";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+/** A Redis server for the Redis rate-limit store's tests (CI: redis://127.0.0.1:6379). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 export const DB_KINDS: DbKind[] = TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 export interface TestDatabase extends OpenDatabase {

@@ -1,18 +1,13 @@
 // Small builders for HTTP tests that need many jobs in given states: everything goes
-// through the public API (plus the test-only settlement hook), so the server under test
-// writes every row itself.
+// through the public API, payments included (real x402 settlements on the local chain), so
+// the server under test writes every row itself.
 import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ApiClient, type ApiResponse } from "./api";
+import { payFor, type PaymentTarget } from "./market";
 
-/**
- * Server env for tests that fire many writes: test hooks on, rate limits out of the way, and
- * the chain unreachable (port 9 refuses at once), so that accept relies on the ledger rows
- * the settlement hook writes (their hashes are on no chain), whatever runs on port 8545.
- */
+/** Server env for tests that fire many writes: rate limits out of the way. */
 export const BUSY_TEST_SERVER_ENV = {
-  ENABLE_TEST_HOOKS: "true",
-  CHAIN_RPC_URL: "http://127.0.0.1:9",
   RATE_LIMIT_WRITES_PER_MINUTE: "100000",
   RATE_LIMIT_AUTH_PER_MINUTE: "100000",
 } as const;
@@ -82,28 +77,24 @@ export async function submitProposal(
   ).data;
 }
 
-/** Records a succeeded settlement (test hook) for the proposal; returns its hash. */
-export async function recordSettlement(client: ApiClient, jobId: string, proposalId: string) {
-  const txHash = randomTxHash();
-  expectStatus(
-    await client.post("/api/test/settlements", { jobId, proposalId, txHash }),
-    200,
-    "record settlement",
-  );
-  return txHash;
-}
-
-/** Poster, operator and agent ready to walk jobs through the lifecycle. */
+/** Poster, operator and agent ready to walk jobs through the lifecycle on `market`. */
 export interface Cast {
+  market: PaymentTarget;
   poster: ApiClient;
   operator: ApiClient;
   agent: { id: string };
 }
 
-export async function makeCast(baseUrl: string): Promise<Cast> {
+export async function makeCast(market: PaymentTarget): Promise<Cast> {
+  const baseUrl = market.server.url;
   const [poster, operator] = await Promise.all([signedInClient(baseUrl), signedInClient(baseUrl)]);
   const agent = await registerAgent(operator, "Lens");
-  return { poster, operator, agent };
+  return { market, poster, operator, agent };
+}
+
+/** The cast's poster pays the proposal for real (x402 on the local chain); returns the hash. */
+export function paySettlement(cast: Cast, jobId: string, proposalId: string) {
+  return payFor(cast.market, cast.poster, jobId, proposalId);
 }
 
 /** An open job with one pending proposal by the cast's agent. */
@@ -116,7 +107,7 @@ export async function openJobWithProposal(cast: Cast) {
 /** A paid job in progress, assigned to the cast's agent. */
 export async function jobInProgress(cast: Cast) {
   const { job, proposal } = await openJobWithProposal(cast);
-  const txHash = await recordSettlement(cast.poster, job.id, proposal.id);
+  const txHash = await paySettlement(cast, job.id, proposal.id);
   const accepted = expectStatus(
     await cast.poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: proposal.id, txHash }),
     200,

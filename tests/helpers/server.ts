@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { migrateTarget } from "@/lib/db/setup";
 import { resolveDbTarget } from "@/lib/db/target";
-import { launchNextServer, type NextServer } from "@/scripts/next-server";
+import { launchNextServer, type NextServer } from "@/tools/next-server";
 import { createPostgresSchema, type DbKind } from "./db";
 
-export { freePort } from "@/scripts/next-server";
+export { freePort } from "@/tools/next-server";
 
 export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef0123456789";
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
@@ -26,12 +27,20 @@ export async function prepareServerDatabase(
   if (kind === "pglite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "marketplace-pglite-"));
     const env = { PGLITE_DATA_DIR: dir };
-    await migrateTarget(resolveDbTarget(env));
+    const template = await migratedTemplate();
+    if (template) fs.cpSync(template, dir, { recursive: true });
+    else await migrateTarget(resolveDbTarget(env));
     return { env, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   const { databaseUrl, dropSchema } = await createPostgresSchema();
   await migrateTarget(resolveDbTarget({ DATABASE_URL: databaseUrl }));
   return { env: { DATABASE_URL: databaseUrl }, cleanup: dropSchema };
+}
+
+/** Under Vitest, the run's migrated PGlite folder (tests/setup/pglite-template.ts). */
+async function migratedTemplate(): Promise<string | undefined> {
+  if (!process.env.VITEST) return undefined;
+  return (await import("vitest")).inject("pgliteTemplateDir");
 }
 
 /** Starts the production build (`next start`) with the given environment. */
@@ -41,6 +50,14 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       `No production build in ${DIST_DIR}: run \`npx next build\` first (npm test does).`,
     );
   }
-  const fullEnv: Record<string, string> = { SESSION_SECRET: TEST_SESSION_SECRET, ...env };
+  // Production, as deployed: the settlement network named explicitly (production refuses a
+  // default) and a chain that answers (the run's shared one unless the test brings its own).
+  const fullEnv: Record<string, string> = {
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    ...LOCAL_FACILITATOR_ENV,
+    ...env,
+  };
+  // Loaded here, not at the top: Playwright's webServer imports this module outside Vitest.
+  fullEnv.CHAIN_RPC_URL ??= (await import("vitest")).inject("testChainRpcUrl");
   return { ...(await launchNextServer(fullEnv)), env: fullEnv };
 }

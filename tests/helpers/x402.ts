@@ -5,14 +5,14 @@ import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { createPublicClient, getAddress, http, type LocalAccount, toHex } from "viem";
-import { testUsdcAbi, transferWithAuthorizationTypes } from "@/lib/payments/contracts";
-import type { EvmAuthorization as Authorization } from "@/lib/payments/settle";
-import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/lib/payments/local-chain";
+import { testUsdcAbi, transferWithAuthorizationTypes } from "@/dev/contracts";
+import type { EvmAuthorization as Authorization } from "@/lib/payments/payment-header";
+import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
 
 /** A payer as the README shows one: @x402/fetch with spend controls naming our token. */
-export function payingFetch(account: LocalAccount) {
+export function payingFetch(account: LocalAccount, baseFetch: typeof fetch = fetch) {
   return wrapFetchWithPayment(
-    fetch,
+    baseFetch,
     x402Client.fromConfig({
       schemes: [{ network: LOCAL_NETWORK, client: new ExactEvmScheme(account) }],
       spendControls: {
@@ -57,7 +57,7 @@ export async function signPaymentHeader(
   const now = Math.floor(Date.now() / 1000);
   const base: Authorization = {
     from: account.address,
-    to: requirements.payTo,
+    to: getAddress(requirements.payTo),
     value: requirements.amount,
     validAfter: "0",
     validBefore: String(now + requirements.maxTimeoutSeconds),

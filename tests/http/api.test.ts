@@ -1,11 +1,17 @@
-// The HTTP contract, row by row, against `next start` and a real database (PGlite, and
+// The HTTP contract, row by row, against the production app server and a real database (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set), with real SIWE signatures from viem accounts.
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { sealData } from "iron-session";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appServerArgs } from "@/tools/run";
 import { ApiClient } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
+import { editLedger } from "@/tests/helpers/ledger";
+import { payFor, startTestMarket, type TestMarket } from "@/tests/helpers/market";
 import {
+  freePort,
   prepareServerDatabase,
   type RunningServer,
   startServer,
@@ -25,8 +31,8 @@ const validJob = {
 };
 
 describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
+  let market: TestMarket;
   let server: RunningServer;
-  let cleanup: () => Promise<void>;
   let poster: ApiClient;
   let operator: ApiClient;
   let otherOperator: ApiClient;
@@ -36,16 +42,11 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
   let otherAgentId: string;
 
   beforeAll(async () => {
-    const database = await prepareServerDatabase(kind);
-    cleanup = database.cleanup;
-    server = await startServer({
-      ...database.env,
-      ENABLE_TEST_HOOKS: "true",
-      // Test-hook hashes are on no chain: keep accept's receipt check away from any dev chain.
-      CHAIN_RPC_URL: "http://127.0.0.1:9",
+    market = await startTestMarket(kind, {
       RATE_LIMIT_WRITES_PER_MINUTE: "100000",
       RATE_LIMIT_AUTH_PER_MINUTE: "100000",
     });
+    server = market.server;
     const clients = await Promise.all([0, 1, 2, 3].map(() => newClient(server).signIn()));
     [poster, operator, otherOperator, stranger] = clients as [
       ApiClient,
@@ -67,8 +68,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
   });
 
   afterAll(async () => {
-    await server?.stop();
-    await cleanup?.();
+    await market?.stop();
   });
 
   async function openJobWithBids() {
@@ -92,11 +92,9 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     return { job, bid, otherBid };
   }
 
-  let txCounter = 1;
   async function paidJob() {
     const { job, bid, otherBid } = await openJobWithBids();
-    const txHash = hash(txCounter++);
-    await anon.post("/api/test/settlements", { jobId: job.id, proposalId: bid.id, txHash });
+    const txHash = await payFor(market, poster, job.id, bid.id);
     const accepted = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
       proposalId: bid.id,
       txHash,
@@ -188,22 +186,31 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(typeof response.body.error).toBe("string");
     });
 
-    it("answers 401 for no, tampered and expired cookies", async () => {
+    it("answers 401 for no, tampered, foreign and unknown session cookies", async () => {
       expect((await anon.get("/api/auth/session")).status).toBe(401);
       const tampered = new ApiClient(server.url);
       tampered.cookie = `${poster.cookie!.slice(0, -4)}AAAA`;
       expect((await tampered.get("/api/auth/session")).status).toBe(401);
-      const foreign = new ApiClient(server.url);
-      foreign.cookie = `marketplace_session=${await sealData({ address: poster.account!.address, expiresAt: Date.now() + 60_000 }, { password: "x".repeat(40) })}`;
+      // The cookie carries only a sealed session id: sealed with another secret, or naming
+      // a session the server never issued, or in the old address-carrying shape, it is none.
+      const sealed = async (data: object, password = TEST_SESSION_SECRET) => {
+        const client = new ApiClient(server.url);
+        client.cookie = `marketplace_session=${await sealData(data, { password })}`;
+        return client;
+      };
+      const foreign = await sealed({ sid: "x".repeat(43) }, "x".repeat(40));
       expect((await foreign.get("/api/auth/session")).status).toBe(401);
-      const expired = new ApiClient(server.url);
-      expired.cookie = `marketplace_session=${await sealData({ address: poster.account!.address, expiresAt: Date.now() - 1000 }, { password: TEST_SESSION_SECRET })}`;
-      expect((await expired.get("/api/auth/session")).status).toBe(401);
-      expect((await expired.post("/api/v1/jobs", validJob)).status).toBe(401);
-      // The same seal with a future expiry is accepted: the 401 above is the expiry.
-      const valid = new ApiClient(server.url);
-      valid.cookie = `marketplace_session=${await sealData({ address: poster.account!.address, expiresAt: Date.now() + 60_000 }, { password: TEST_SESSION_SECRET })}`;
-      expect((await valid.get("/api/auth/session")).status).toBe(200);
+      const unknown = await sealed({ sid: "x".repeat(43) });
+      expect((await unknown.get("/api/auth/session")).status).toBe(401);
+      expect((await unknown.post("/api/v1/jobs", validJob)).status).toBe(401);
+      const oldShape = await sealed({
+        address: poster.account!.address,
+        expiresAt: Date.now() + 60_000,
+      });
+      expect((await oldShape.get("/api/auth/session")).status).toBe(401);
+      expect((await oldShape.post("/api/v1/jobs", validJob)).status).toBe(401);
+      // The real cookie is accepted: the 401s above are the seal and the session row.
+      expect((await poster.get("/api/auth/session")).status).toBe(200);
     });
 
     it("logs out and clears the cookie", async () => {
@@ -213,6 +220,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(response.body).toEqual({ data: { ok: true } });
       expect(response.headers.get("set-cookie")).toMatch(/marketplace_session=;/);
       expect((await client.get("/api/auth/session")).status).toBe(401);
+      expect((await anon.post("/api/auth/logout")).status).toBe(200);
     });
   });
 
@@ -531,8 +539,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(
         (await poster.post(`/api/v1/jobs/${a.job.id}/proposals/${b.bid.id}/reject`)).status,
       ).toBe(404);
-      const txHash = hash(txCounter++);
-      await anon.post("/api/test/settlements", { jobId: b.job.id, proposalId: b.bid.id, txHash });
+      const txHash = await payFor(market, poster, b.job.id, b.bid.id);
       expect(
         (await poster.post(`/api/v1/jobs/${a.job.id}/accept`, { proposalId: b.bid.id, txHash }))
           .status,
@@ -557,55 +564,70 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id })).status,
       ).toBe(400);
       // A settlement for the other proposal does not pay for this one.
-      const txHash = hash(txCounter++);
-      await anon.post("/api/test/settlements", { jobId: job.id, proposalId: otherBid.id, txHash });
-      expect(
-        (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash })).status,
-      ).toBe(402);
+      const txHash = await payFor(market, poster, job.id, otherBid.id);
+      const other = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
+        proposalId: bid.id,
+        txHash,
+      });
+      expect(other.status).toBe(402);
+      expect(other.body.error).toMatch(/not a successful settlement of this job and proposal/);
     });
 
-    it("answers 402 for another job's settlement hash and for a wrong amount or payer", async () => {
+    it("answers 402 for another job's settlement hash", async () => {
       const a = await openJobWithBids();
       const b = await openJobWithBids();
-      const txHash = hash(txCounter++);
-      await anon.post("/api/test/settlements", { jobId: b.job.id, proposalId: b.bid.id, txHash });
-      expect(
-        (await poster.post(`/api/v1/jobs/${a.job.id}/accept`, { proposalId: a.bid.id, txHash }))
-          .status,
-      ).toBe(402);
-      const c = await openJobWithBids();
-      const underpaid = hash(txCounter++);
-      await anon.post("/api/test/settlements", {
-        jobId: c.job.id,
-        proposalId: c.bid.id,
-        txHash: underpaid,
-        amountAtomic: "1",
+      const txHash = await payFor(market, poster, b.job.id, b.bid.id);
+      const response = await poster.post(`/api/v1/jobs/${a.job.id}/accept`, {
+        proposalId: a.bid.id,
+        txHash,
       });
-      expect(
-        (
-          await poster.post(`/api/v1/jobs/${c.job.id}/accept`, {
-            proposalId: c.bid.id,
-            txHash: underpaid,
-          })
-        ).status,
-      ).toBe(402);
-      const d = await openJobWithBids();
-      const wrongPayer = hash(txCounter++);
-      await anon.post("/api/test/settlements", {
-        jobId: d.job.id,
-        proposalId: d.bid.id,
-        txHash: wrongPayer,
-        payer: stranger.account!.address,
-      });
-      expect(
-        (
-          await poster.post(`/api/v1/jobs/${d.job.id}/accept`, {
-            proposalId: d.bid.id,
-            txHash: wrongPayer,
-          })
-        ).status,
-      ).toBe(402);
+      expect(response.status).toBe(402);
+      expect(response.body.error).toMatch(/not a successful settlement of this job and proposal/);
     });
+
+    // The ledger can only disagree with the bid if someone edits it: PostgreSQL lets the test
+    // do that beside the running server (PGlite belongs to the server process).
+    (kind === "postgres" ? it : () => {})(
+      "answers 402 when the ledger row or the chain's receipt disagrees with the bid",
+      async () => {
+        const cases: [Record<string, string | bigint>, RegExp][] = [
+          [{ payer: stranger.account!.address }, /not paid by the poster/],
+          [{ payTo: stranger.account!.address }, /not paid to the agent's wallet/],
+          [{ amountAtomic: 1n }, /its amount is not the bid/],
+          [{ network: "eip155:8453" }, /made on eip155:8453/],
+          [{ asset: "0x0000000000000000000000000000000000000001" }, /not USDC/],
+        ];
+        for (const [edit, refusal] of cases) {
+          const { job, bid } = await openJobWithBids();
+          const txHash = await payFor(market, poster, job.id, bid.id);
+          await editLedger(market.databaseUrl!, { jobId: job.id }, edit);
+          const response = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
+            proposalId: bid.id,
+            txHash,
+          });
+          expect(response.status, Object.keys(edit).join()).toBe(402);
+          expect(response.body.error).toMatch(refusal);
+        }
+        // The row names a real transaction of the poster's, but one that paid another agent
+        // another amount: the chain's receipt disagrees with the ledger.
+        const first = await openJobWithBids();
+        const firstHash = await payFor(market, poster, first.job.id, first.otherBid.id);
+        const { job, bid } = await openJobWithBids();
+        await payFor(market, poster, job.id, bid.id);
+        await editLedger(
+          market.databaseUrl!,
+          { jobId: first.job.id },
+          { txHash: `0x${"0".repeat(63)}1` },
+        );
+        await editLedger(market.databaseUrl!, { jobId: job.id }, { txHash: firstHash });
+        const response = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
+          proposalId: bid.id,
+          txHash: firstHash,
+        });
+        expect(response.status).toBe(402);
+        expect(response.body.error).toMatch(/the chain's receipt does not show this payment/);
+      },
+    );
 
     it("applies role rules and lookups (401, 403, 404)", async () => {
       const { job, bid } = await openJobWithBids();
@@ -621,11 +643,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
 
     it("accepts a paid proposal (200 → the job in progress), rejects the rest, and is idempotent", async () => {
       const { job, bid, otherBid } = await openJobWithBids();
-      const txHash = hash(txCounter++);
-      expect(
-        (await anon.post("/api/test/settlements", { jobId: job.id, proposalId: bid.id, txHash }))
-          .status,
-      ).toBe(200);
+      const txHash = await payFor(market, poster, job.id, bid.id);
       const response = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
         proposalId: bid.id,
         txHash,
@@ -745,7 +763,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data.status).toBe("in_progress");
     });
 
-    it("answers 400 for 11 attachments and 413 for bodies over 12 MiB", async () => {
+    it("answers 400 for 11 attachments and 413 for bodies over 16 MiB", async () => {
       const { job } = await paidJob();
       const eleven = await operator.post(`/api/v1/jobs/${job.id}/deliver`, {
         attachments: Array(11).fill(file("a")),
@@ -753,7 +771,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(eleven.status).toBe(400);
       const huge = await operator.post(`/api/v1/jobs/${job.id}/deliver`, {
         attachments: [file("a")],
-        pad: "x".repeat(12 * 1024 * 1024),
+        pad: "x".repeat(16 * 1024 * 1024),
       });
       expect(huge.status).toBe(413);
     });
@@ -893,28 +911,26 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(own.status).toBe(201);
     });
 
-    it("keeps test hooks closed unless enabled", async () => {
-      // (enabled on this server; the rate-limit server below has them off)
-      expect((await anon.post("/api/test/settlements", {})).status).toBe(400);
+    it("ships no test hooks: the old settlement hook's path is an unknown endpoint (404)", async () => {
+      const response = await anon.post("/api/test/settlements", {});
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: "no such API endpoint" });
     });
   });
 });
 
 describe("rate limiting", () => {
+  let market: TestMarket;
   let server: RunningServer;
-  let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    const database = await prepareServerDatabase("pglite");
-    cleanup = database.cleanup;
-    server = await startServer({
-      ...database.env,
+    market = await startTestMarket("pglite", {
       RATE_LIMIT_WRITES_PER_MINUTE: "3",
       RATE_LIMIT_AUTH_PER_MINUTE: "5",
     });
+    server = market.server;
   });
   afterAll(async () => {
-    await server?.stop();
-    await cleanup?.();
+    await market?.stop();
   });
 
   it("answers 429 with Retry-After past the per-wallet write limit and the sign-in limit", async () => {
@@ -933,14 +949,10 @@ describe("rate limiting", () => {
     for (let i = 0; i < 6; i++) nonces.push((await client.get("/api/auth/nonce")).status);
     expect(nonces).toContain(429);
   });
-
-  it("has test hooks switched off (404)", async () => {
-    expect((await new ApiClient(server.url).post("/api/test/settlements", {})).status).toBe(404);
-  });
 });
 
 describe("production start", () => {
-  it("refuses to start without SESSION_SECRET, with a clear message", async () => {
+  it("refuses to start without SESSION_SECRET or APP_URL, or with bad values, with a clear message", async () => {
     const database = await prepareServerDatabase("pglite");
     try {
       await expect(startServer({ ...database.env, SESSION_SECRET: "" })).rejects.toThrow(
@@ -949,8 +961,80 @@ describe("production start", () => {
       await expect(startServer({ ...database.env, SESSION_SECRET: "too-short" })).rejects.toThrow(
         /SESSION_SECRET: must be at least 32 characters/,
       );
+      await expect(startServer({ ...database.env, APP_URL: "" })).rejects.toThrow(
+        /APP_URL is not set/,
+      );
+      await expect(startServer({ ...database.env, TRUST_PROXY_HOPS: "one" })).rejects.toThrow(
+        /TRUST_PROXY_HOPS: must be a whole number/,
+      );
+      await expect(startServer({ ...database.env, REDIS_URL: "http://x" })).rejects.toThrow(
+        /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
+      );
     } finally {
       await database.cleanup();
     }
+  });
+
+  it("refuses to run as plain `next start`, which would take client addresses from headers", async () => {
+    const database = await prepareServerDatabase("pglite");
+    try {
+      const port = await freePort();
+      const child = spawn(
+        path.resolve("node_modules/.bin/next"),
+        ["start", "-H", "127.0.0.1", "-p", String(port)],
+        {
+          env: {
+            ...process.env,
+            ...database.env,
+            NODE_ENV: "production",
+            SESSION_SECRET: TEST_SESSION_SECRET,
+            APP_URL: `http://127.0.0.1:${port}`,
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      const code = await new Promise((resolve) => child.once("exit", resolve));
+      expect(code).not.toBe(0);
+      expect(output).toMatch(/start it with `npm start` or `npm run dev`/);
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it.each<[string, { NODE_ENV: "test" | "production" }, string[], RegExp]>([
+    // NODE_ENV alone never turns a production start into a test server (which skips
+    // production's refusals): that takes --test, on loopback.
+    [
+      "NODE_ENV=test without --test",
+      { NODE_ENV: "test" },
+      ["-H", "127.0.0.1"],
+      /NODE_ENV=test does not match a production start/,
+    ],
+    [
+      "--test beyond loopback",
+      { NODE_ENV: "test" },
+      ["--test", "-H", "0.0.0.0"],
+      /listens on loopback only/,
+    ],
+    [
+      "NODE_ENV=production with --dev",
+      { NODE_ENV: "production" },
+      ["--dev", "-H", "127.0.0.1"],
+      /does not match a development start/,
+    ],
+  ])("refuses %s", async (_name, env, args, message) => {
+    const child = spawn(process.execPath, [...appServerArgs, ...args, "-p", "0"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(output).toMatch(message);
   });
 });

@@ -16,12 +16,13 @@ import {
   listAll,
   makeCast,
   openJobWithProposal,
-  recordSettlement,
+  paySettlement,
   registerAgent,
   sameSessionOn,
   signedInClient,
   submitProposal,
 } from "@/tests/helpers/fixtures";
+import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 
 const RACERS = 20;
@@ -60,6 +61,7 @@ function expectConflictsWellFormed(responses: ApiResponse[], winners: number[]) 
 
 describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount }) => {
   const servers: RunningServer[] = [];
+  let chain: TestChain | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   let cast: Cast;
   /** A second operator with two more agents, for jobs with several bids. */
@@ -67,12 +69,13 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
   let rivalAgents: { id: string }[];
 
   beforeAll(async () => {
+    chain = await startTestChain();
     const database = await prepareServerDatabase(kind);
     cleanup = database.cleanup;
-    const env = { ...database.env, ...BUSY_TEST_SERVER_ENV };
+    const env = { ...database.env, ...BUSY_TEST_SERVER_ENV, CHAIN_RPC_URL: chain.rpcUrl };
     // Two servers with the same env share the database and the session secret.
     for (let i = 0; i < serverCount; i++) servers.push(await startServer(env));
-    cast = await makeCast(servers[0]!.url);
+    cast = await makeCast({ chain, server: servers[0]! });
     rivalOperator = await signedInClient(servers[0]!.url);
     rivalAgents = [
       await registerAgent(rivalOperator, "Quill"),
@@ -86,6 +89,7 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
       if (/Unhandled error/.test(logs)) console.error(`server log:\n${logs}`);
     }
     await Promise.all(servers.map((server) => server.stop()));
+    await chain?.stop();
     await cleanup?.();
   });
 
@@ -103,7 +107,7 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     const rivals = await Promise.all(
       rivalAgents.map((agent) => submitProposal(rivalOperator, job.id, agent.id, { bidUsdc: 18 })),
     );
-    const txHash = await recordSettlement(cast.poster, job.id, proposal.id);
+    const txHash = await paySettlement(cast, job.id, proposal.id);
     const posters = Array.from({ length: RACERS }, (_, i) => on(cast.poster, i));
 
     const responses = await race(RACERS, (i) =>
@@ -146,9 +150,9 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     expect(active.map((p: { id: string }) => p.id)).toEqual([proposal.id]);
   });
 
-  it("accepts racing rejects of the same proposal: exactly one side wins", async () => {
+  it("accepts racing rejects of a paid proposal: the accept wins, every reject is refused", async () => {
     const { job, proposal } = await openJobWithProposal(cast);
-    const txHash = await recordSettlement(cast.poster, job.id, proposal.id);
+    const txHash = await paySettlement(cast, job.id, proposal.id);
     const posters = Array.from({ length: RACERS }, (_, i) => on(cast.poster, i));
 
     const responses = await race(RACERS, (i) =>
@@ -160,24 +164,13 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
     const accepts = responses.filter((_, i) => i % 2 === 0);
     const rejects = responses.filter((_, i) => i % 2 === 1);
     expectConflictsWellFormed(responses, [200]);
-    const acceptWins = count(statusesOf(accepts), 200);
-    const rejectWins = count(statusesOf(rejects), 200);
+    // A paid proposal is never rejected (contract: reject refuses a live settlement).
+    expect(count(statusesOf(rejects), 200), `statuses ${statusesOf(responses)}`).toBe(0);
+    expect(count(statusesOf(accepts), 200), `statuses ${statusesOf(responses)}`).toBeGreaterThan(0);
     const after = expectStatus(await cast.poster.get(`/api/v1/jobs/${job.id}`), 200).data;
     const [stored] = await listAll(cast.poster, `/api/v1/jobs/${job.id}/proposals?status=all`);
-    if (acceptWins > 0) {
-      // Accept won; later accepts may be idempotent 200s, every reject lost.
-      expect(rejectWins, `statuses ${statusesOf(responses)}`).toBe(0);
-      expect(after).toMatchObject({ status: "in_progress", acceptedProposalId: proposal.id });
-      expect(stored).toMatchObject({ id: proposal.id, status: "accepted" });
-    } else {
-      expect(rejectWins, `statuses ${statusesOf(responses)}`).toBe(1);
-      expect(after).toMatchObject({
-        status: "open",
-        acceptedProposalId: null,
-        paymentTxHash: null,
-      });
-      expect(stored).toMatchObject({ id: proposal.id, status: "rejected" });
-    }
+    expect(after).toMatchObject({ status: "in_progress", acceptedProposalId: proposal.id });
+    expect(stored).toMatchObject({ id: proposal.id, status: "accepted" });
   });
 
   it("rejects of the same pending proposal: one 200, the rest 409", async () => {
@@ -325,7 +318,7 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
 
   it("new bids racing an accept: no proposal is left pending on the accepted job", async () => {
     const { job, proposal } = await openJobWithProposal(cast);
-    const txHash = await recordSettlement(cast.poster, job.id, proposal.id);
+    const txHash = await paySettlement(cast, job.id, proposal.id);
     // Fresh agents, each may bid once.
     const bidders = await Promise.all(
       Array.from({ length: RACERS - 1 }, (_, i) => registerAgent(rivalOperator, `Bidder ${i}`)),

@@ -7,6 +7,7 @@
 //
 // FUZZ_SEED=<n> replays another sequence; FUZZ_ITERATIONS=<n> changes the count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { ApiClient, type ApiResponse } from "@/tests/helpers/api";
 import { type DbKind, TEST_DATABASE_URL } from "@/tests/helpers/db";
 import {
@@ -18,12 +19,13 @@ import {
   listAll,
   makeCast,
   type Cast,
-  recordSettlement,
+  paySettlement,
   registerAgent,
   signedInClient,
   submitProposal,
   validJobBody,
 } from "@/tests/helpers/fixtures";
+import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -32,8 +34,8 @@ const ITERATIONS: Record<DbKind, number> = {
   postgres: Number(process.env.FUZZ_ITERATIONS ?? 3000),
 };
 const PARALLEL = 6;
-const JSON_LIMIT = 1024 * 1024;
-const DELIVER_LIMIT = 12 * 1024 * 1024;
+const JSON_LIMIT = JSON_BODY_LIMIT;
+const DELIVER_LIMIT = DELIVER_BODY_LIMIT;
 
 // ---------------------------------------------------------------------------------------
 // A tiny deterministic PRNG (mulberry32) and helpers on top of it.
@@ -652,182 +654,197 @@ function siweLikeMessage(rng: Rng): string {
 
 const KINDS: DbKind[] = TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
-describe.each(KINDS)("fuzzing every write and list endpoint on %s", (kind) => {
-  let server: RunningServer;
-  let cleanup: (() => Promise<void>) | undefined;
-  let cast: Cast;
-  let clients: Record<Caller, ApiClient>;
-  let targets: Targets;
+// Thousands of requests per database: minutes on a busy two-core machine.
+describe.each(KINDS)(
+  "fuzzing every write and list endpoint on %s",
+  { timeout: 240_000 },
+  (kind) => {
+    let server: RunningServer;
+    let chain: TestChain | undefined;
+    let cleanup: (() => Promise<void>) | undefined;
+    let cast: Cast;
+    let clients: Record<Caller, ApiClient>;
+    let targets: Targets;
 
-  beforeAll(async () => {
-    const database = await prepareServerDatabase(kind);
-    cleanup = database.cleanup;
-    server = await startServer({ ...database.env, ...BUSY_TEST_SERVER_ENV });
-    cast = await makeCast(server.url);
-    const stranger = await signedInClient(server.url);
-    clients = {
-      poster: cast.poster,
-      operator: cast.operator,
-      stranger,
-      anon: new ApiClient(server.url),
-    };
+    beforeAll(async () => {
+      chain = await startTestChain();
+      const database = await prepareServerDatabase(kind);
+      cleanup = database.cleanup;
+      server = await startServer({
+        ...database.env,
+        ...BUSY_TEST_SERVER_ENV,
+        CHAIN_RPC_URL: chain.rpcUrl,
+      });
+      cast = await makeCast({ chain, server });
+      const stranger = await signedInClient(server.url);
+      clients = {
+        poster: cast.poster,
+        operator: cast.operator,
+        stranger,
+        anon: new ApiClient(server.url),
+      };
 
-    // One job per state, each the target of the operations valid in it.
-    const open = await createJob(cast.poster);
-    const openProposal = await submitProposal(cast.operator, open.id, cast.agent.id);
-    const openTxHash = await recordSettlement(cast.poster, open.id, openProposal.id);
-    const rejectJob = await createJob(cast.poster);
-    const rivals = await Promise.all([0, 1, 2].map((i) => registerAgent(stranger, `Rival ${i}`)));
-    const rejectProposals = [
-      await submitProposal(cast.operator, rejectJob.id, cast.agent.id),
-      ...(await Promise.all(
-        rivals.map((agent) => submitProposal(stranger, rejectJob.id, agent.id)),
-      )),
-    ];
-    const deliver = await jobInProgress(cast);
-    const review = await jobInProgress(cast);
-    const complete = await deliveredJob(cast);
-    targets = {
-      openJob: open.id,
-      openProposal: openProposal.id,
-      openTxHash,
-      rejectJob: rejectJob.id,
-      rejectProposals: rejectProposals.map((p) => p.id),
-      deliverJob: deliver.job.id,
-      reviewJob: review.job.id,
-      completeJob: complete.job.id,
-      agent: cast.agent.id,
-      allJobs: [open.id, rejectJob.id, deliver.job.id, review.job.id, complete.job.id],
-    };
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await cleanup?.();
-  });
-
-  async function counts() {
-    const jobs = await listAll(clients.anon, "/api/v1/jobs");
-    const agents = await listAll(clients.anon, "/api/v1/agents");
-    let proposals = 0;
-    for (const job of jobs) {
-      proposals += (await listAll(clients.anon, `/api/v1/jobs/${job.id}/proposals?status=all`))
-        .length;
-    }
-    let reviews = 0;
-    for (const agent of agents) {
-      reviews += (await listAll(clients.anon, `/api/v1/reviews?agentId=${agent.id}`)).length;
-    }
-    return { jobs: jobs.length, agents: agents.length, proposals, reviews };
-  }
-
-  async function send(testCase: Case): Promise<ApiResponse> {
-    const headers: Record<string, string> = {};
-    if (testCase.contentType) headers["content-type"] = testCase.contentType;
-    return clients[testCase.caller].request(testCase.method, testCase.path, {
-      body: testCase.body,
-      headers,
+      // One job per state, each the target of the operations valid in it.
+      const open = await createJob(cast.poster);
+      const openProposal = await submitProposal(cast.operator, open.id, cast.agent.id);
+      const openTxHash = await paySettlement(cast, open.id, openProposal.id);
+      const rejectJob = await createJob(cast.poster);
+      const rivals = await Promise.all([0, 1, 2].map((i) => registerAgent(stranger, `Rival ${i}`)));
+      const rejectProposals = [
+        await submitProposal(cast.operator, rejectJob.id, cast.agent.id),
+        ...(await Promise.all(
+          rivals.map((agent) => submitProposal(stranger, rejectJob.id, agent.id)),
+        )),
+      ];
+      const deliver = await jobInProgress(cast);
+      const review = await jobInProgress(cast);
+      const complete = await deliveredJob(cast);
+      targets = {
+        openJob: open.id,
+        openProposal: openProposal.id,
+        openTxHash,
+        rejectJob: rejectJob.id,
+        rejectProposals: rejectProposals.map((p) => p.id),
+        deliverJob: deliver.job.id,
+        reviewJob: review.job.id,
+        completeJob: complete.job.id,
+        agent: cast.agent.id,
+        allJobs: [open.id, rejectJob.id, deliver.job.id, review.job.id, complete.job.id],
+      };
     });
-  }
 
-  it(`keeps the envelope, never answers 5xx and never writes partially (seed ${SEED})`, async () => {
-    const before = await counts();
-    const cases = generateCases(
-      new Rng(SEED + (kind === "postgres" ? 1 : 0)),
-      targets,
-      ITERATIONS[kind],
-    );
-    const outcomes: { testCase: Case; response: ApiResponse }[] = [];
-    /** Bad responses grouped by endpoint, status and problem: count and first example. */
-    const failures = new Map<string, { count: number; example: string }>();
-    const fail = (key: string, example: string) => {
-      const entry = failures.get(key) ?? { count: 0, example };
-      entry.count += 1;
-      failures.set(key, entry);
-    };
+    afterAll(async () => {
+      await server?.stop();
+      await chain?.stop();
+      await cleanup?.();
+    });
 
-    let next = 0;
-    const worker = async () => {
-      while (next < cases.length) {
-        const testCase = cases[next++]!;
-        let response: ApiResponse;
-        try {
-          response = await send(testCase);
-        } catch (error) {
-          fail(
-            `${testCase.endpoint}: request failed`,
-            `#${testCase.index} ${testCase.path}: ${String(error)}`,
-          );
-          continue;
-        }
-        outcomes.push({ testCase, response });
-        const problem = checkResponse(testCase, response);
-        if (problem) {
-          fail(
-            `${testCase.endpoint} → ${response.status}: ${problem}`,
-            `#${testCase.index} ${testCase.method} ${testCase.path.slice(0, 200)} as ${testCase.caller}` +
-              ` (${testCase.contentType ?? "no content-type"}) body ${JSON.stringify(testCase.body?.slice(0, 200))}` +
-              ` → ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}: ${problem}`,
-          );
-        }
+    async function counts() {
+      const jobs = await listAll(clients.anon, "/api/v1/jobs");
+      const agents = await listAll(clients.anon, "/api/v1/agents");
+      let proposals = 0;
+      for (const job of jobs) {
+        proposals += (await listAll(clients.anon, `/api/v1/jobs/${job.id}/proposals?status=all`))
+          .length;
       }
-    };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
-
-    const tally: Record<string, Record<number, number>> = {};
-    for (const { testCase, response } of outcomes) {
-      tally[testCase.endpoint] ??= {};
-      tally[testCase.endpoint]![response.status] =
-        (tally[testCase.endpoint]![response.status] ?? 0) + 1;
+      let reviews = 0;
+      for (const agent of agents) {
+        reviews += (await listAll(clients.anon, `/api/v1/reviews?agentId=${agent.id}`)).length;
+      }
+      return { jobs: jobs.length, agents: agents.length, proposals, reviews };
     }
-    console.info(`fuzz on ${kind}, seed ${SEED}, ${cases.length} requests:`, JSON.stringify(tally));
 
-    const report = [...failures].map(
-      ([key, { count, example }]) => `${count}× ${key}; e.g. ${example}`,
-    );
-    expect(report, `bad responses (seed ${SEED})`).toEqual([]);
+    async function send(testCase: Case): Promise<ApiResponse> {
+      const headers: Record<string, string> = {};
+      if (testCase.contentType) headers["content-type"] = testCase.contentType;
+      return clients[testCase.caller].request(testCase.method, testCase.path, {
+        body: testCase.body,
+        headers,
+      });
+    }
 
-    // Alive and clean.
-    expect((await clients.anon.get("/api/v1/jobs?limit=1")).status).toBe(200);
-    expect(server.logs()).not.toMatch(/Unhandled error|uncaught|FATAL/i);
+    it(`keeps the envelope, never answers 5xx and never writes partially (seed ${SEED})`, async () => {
+      const before = await counts();
+      const cases = generateCases(
+        new Rng(SEED + (kind === "postgres" ? 1 : 0)),
+        targets,
+        ITERATIONS[kind],
+      );
+      const outcomes: { testCase: Case; response: ApiResponse }[] = [];
+      /** Bad responses grouped by endpoint, status and problem: count and first example. */
+      const failures = new Map<string, { count: number; example: string }>();
+      const fail = (key: string, example: string) => {
+        const entry = failures.get(key) ?? { count: 0, example };
+        entry.count += 1;
+        failures.set(key, entry);
+      };
 
-    // No partial writes: counts moved only by the 201s (and by complete's review).
-    const created = (endpoint: string, status = 201) =>
-      outcomes.filter((o) => o.testCase.endpoint === endpoint && o.response.status === status);
-    const completions = created("POST complete", 200);
-    expect(completions.length).toBeLessThanOrEqual(1);
-    const completedWithRating = completions.filter((o) => {
-      const body = JSON.parse(o.testCase.body?.trim() || "{}") as { rating?: unknown };
-      return body.rating !== undefined;
-    }).length;
-    const after = await counts();
-    expect(after).toEqual({
-      jobs: before.jobs + created("POST jobs").length,
-      agents: before.agents + created("POST agents").length,
-      proposals: before.proposals + created("POST proposals").length,
-      reviews: before.reviews + created("POST reviews").length + completedWithRating,
+      let next = 0;
+      const worker = async () => {
+        while (next < cases.length) {
+          const testCase = cases[next++]!;
+          let response: ApiResponse;
+          try {
+            response = await send(testCase);
+          } catch (error) {
+            fail(
+              `${testCase.endpoint}: request failed`,
+              `#${testCase.index} ${testCase.path}: ${String(error)}`,
+            );
+            continue;
+          }
+          outcomes.push({ testCase, response });
+          const problem = checkResponse(testCase, response);
+          if (problem) {
+            fail(
+              `${testCase.endpoint} → ${response.status}: ${problem}`,
+              `#${testCase.index} ${testCase.method} ${testCase.path.slice(0, 200)} as ${testCase.caller}` +
+                ` (${testCase.contentType ?? "no content-type"}) body ${JSON.stringify(testCase.body?.slice(0, 200))}` +
+                ` → ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}: ${problem}`,
+            );
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL }, worker));
+
+      const tally: Record<string, Record<number, number>> = {};
+      for (const { testCase, response } of outcomes) {
+        tally[testCase.endpoint] ??= {};
+        tally[testCase.endpoint]![response.status] =
+          (tally[testCase.endpoint]![response.status] ?? 0) + 1;
+      }
+      console.info(
+        `fuzz on ${kind}, seed ${SEED}, ${cases.length} requests:`,
+        JSON.stringify(tally),
+      );
+
+      const report = [...failures].map(
+        ([key, { count, example }]) => `${count}× ${key}; e.g. ${example}`,
+      );
+      expect(report, `bad responses (seed ${SEED})`).toEqual([]);
+
+      // Alive and clean.
+      expect((await clients.anon.get("/api/v1/jobs?limit=1")).status).toBe(200);
+      expect(server.logs()).not.toMatch(/Unhandled error|uncaught|FATAL/i);
+
+      // No partial writes: counts moved only by the 201s (and by complete's review).
+      const created = (endpoint: string, status = 201) =>
+        outcomes.filter((o) => o.testCase.endpoint === endpoint && o.response.status === status);
+      const completions = created("POST complete", 200);
+      expect(completions.length).toBeLessThanOrEqual(1);
+      const completedWithRating = completions.filter((o) => {
+        const body = JSON.parse(o.testCase.body?.trim() || "{}") as { rating?: unknown };
+        return body.rating !== undefined;
+      }).length;
+      const after = await counts();
+      expect(after).toEqual({
+        jobs: before.jobs + created("POST jobs").length,
+        agents: before.agents + created("POST agents").length,
+        proposals: before.proposals + created("POST proposals").length,
+        reviews: before.reviews + created("POST reviews").length + completedWithRating,
+      });
+
+      // Each target job moved only as its successful transitions say.
+      const job = async (id: string) =>
+        expectStatus(await clients.anon.get(`/api/v1/jobs/${id}`), 200).data;
+      const accepted = created("POST accept", 200).length > 0;
+      expect((await job(targets.openJob)).status).toBe(accepted ? "in_progress" : "open");
+      expect((await job(targets.deliverJob)).status).toBe(
+        created("POST deliver", 200).length > 0 ? "delivered" : "in_progress",
+      );
+      expect((await job(targets.completeJob)).status).toBe(
+        completions.length > 0 ? "completed" : "delivered",
+      );
+      expect((await job(targets.rejectJob)).status).toBe("open");
+      expect((await job(targets.reviewJob)).status).toBe("in_progress");
+      const rejected = (
+        await listAll(clients.anon, `/api/v1/jobs/${targets.rejectJob}/proposals?status=all`)
+      ).filter((p) => p.status === "rejected");
+      expect(rejected).toHaveLength(created("POST reject", 200).length);
+      expect(created("POST reviews").length).toBeLessThanOrEqual(1);
     });
-
-    // Each target job moved only as its successful transitions say.
-    const job = async (id: string) =>
-      expectStatus(await clients.anon.get(`/api/v1/jobs/${id}`), 200).data;
-    const accepted = created("POST accept", 200).length > 0;
-    expect((await job(targets.openJob)).status).toBe(accepted ? "in_progress" : "open");
-    expect((await job(targets.deliverJob)).status).toBe(
-      created("POST deliver", 200).length > 0 ? "delivered" : "in_progress",
-    );
-    expect((await job(targets.completeJob)).status).toBe(
-      completions.length > 0 ? "completed" : "delivered",
-    );
-    expect((await job(targets.rejectJob)).status).toBe("open");
-    expect((await job(targets.reviewJob)).status).toBe("in_progress");
-    const rejected = (
-      await listAll(clients.anon, `/api/v1/jobs/${targets.rejectJob}/proposals?status=all`)
-    ).filter((p) => p.status === "rejected");
-    expect(rejected).toHaveLength(created("POST reject", 200).length);
-    expect(created("POST reviews").length).toBeLessThanOrEqual(1);
-  });
-});
+  },
+);
 
 /** The per-response properties; returns a description of what is wrong, or nothing. */
 function checkResponse(testCase: Case, response: ApiResponse): string | undefined {

@@ -1,13 +1,14 @@
 // Pay then accept, for real: `next start`, the local chain (ganache + our EIP-3009 token),
 // the in-process facilitator, @x402/fetch and viem accounts.
-import { decodePaymentResponseHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEMO_ACCOUNTS,
+  GANACHE_PRIVATE_KEYS,
   LOCAL_TOKEN_ADDRESS,
   LOCAL_TOKEN_EIP712_DOMAIN,
-} from "@/lib/payments/local-chain";
+} from "@/dev/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { DB_KINDS } from "@/tests/helpers/db";
@@ -35,7 +36,6 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     server = await startServer({
       ...database.env,
       CHAIN_RPC_URL: chain.rpcUrl,
-      SETTLEMENT_RECONCILE_AFTER_SECONDS: "0",
       RATE_LIMIT_WRITES_PER_MINUTE: "100000",
       RATE_LIMIT_AUTH_PER_MINUTE: "100000",
     });
@@ -87,7 +87,8 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     const { job, bid, agent, settleUrl } = await jobWithBid();
     const challenge = await fetchChallenge(settleUrl);
     expect(challenge.status).toBe(402);
-    expect(challenge.body).toEqual({ error: expect.any(String) });
+    expect(challenge.body).toEqual({ error: expect.any(String), code: "payment_required" });
+    expect(challenge.paymentRequired.error).toBe("payment_required");
     expect(challenge.paymentRequired).toMatchObject({
       x402Version: 2,
       resource: { url: settleUrl },
@@ -184,7 +185,13 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
   });
 
   describe("refused payments leave every balance unchanged", () => {
-    async function expectRefused(header: string, settleUrl: string, payTo: string, reason: RegExp) {
+    async function expectRefused(
+      header: string,
+      settleUrl: string,
+      payTo: string,
+      reason: RegExp,
+      code: string,
+    ) {
       const before = await Promise.all([
         token.balanceOf(posterAccount.address),
         token.balanceOf(strangerAccount.address),
@@ -196,8 +203,12 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
       });
       const body = await response.json();
       expect(response.status).toBe(402);
-      expect(body.error).toMatch(reason);
-      expect(response.headers.get("payment-required")).toBeTruthy();
+      expect(body).toEqual({ error: expect.stringMatching(reason), code });
+      // The fresh challenge carries the same code; nothing was attempted, so no PAYMENT-RESPONSE.
+      expect(decodePaymentRequiredHeader(response.headers.get("payment-required")!).error).toBe(
+        code,
+      );
+      expect(response.headers.get("payment-response")).toBeNull();
       const after = await Promise.all([
         token.balanceOf(posterAccount.address),
         token.balanceOf(strangerAccount.address),
@@ -216,12 +227,13 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         (await fetch(first.settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } }))
           .status,
       ).toBe(200);
-      // Re-send the used signature to the second job, whose payee differs: refused either way.
+      // Re-send the used signature to the second job: this authorization is spent.
       await expectRefused(
         header,
         second.settleUrl,
         second.agent.walletAddress,
-        /wrong payee|replayed/,
+        /already used for another payment/,
+        "authorization_already_used",
       );
     });
 
@@ -254,7 +266,8 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         header,
         `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`,
         first.agent.walletAddress,
-        /replayed/,
+        /already used for another payment/,
+        "authorization_already_used",
       );
     });
 
@@ -279,7 +292,14 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         `${server.url}/api/jobs/${job.id}/settle?proposalId=${other.id}`,
       );
       const header = await signPaymentHeader(posterAccount, paymentRequired);
-      await expectRefused(header, settleUrl, agent.walletAddress, /wrong amount|wrong payee/);
+      // Made for a 3 USDC bid to another agent: the amount check comes first.
+      await expectRefused(
+        header,
+        settleUrl,
+        agent.walletAddress,
+        /wrong amount: .*exactly 12.5 USDC/,
+        "invalid_exact_evm_payload_authorization_value_mismatch",
+      );
     });
 
     it("a payer who is not the poster", async () => {
@@ -290,6 +310,7 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         settleUrl,
         agent.walletAddress,
         /wrong payer/,
+        "wrong_payer",
       );
     });
 
@@ -301,24 +322,48 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         signed: { value: "1" },
         sent: { value: "12500000" },
       });
-      await expectRefused(cheap, settleUrl, agent.walletAddress, /invalid signature/);
+      await expectRefused(
+        cheap,
+        settleUrl,
+        agent.walletAddress,
+        /invalid signature/,
+        "invalid_exact_evm_payload_signature",
+      );
       // Signed to pay the poster's friend, sent naming the agent.
       const redirected = await signPaymentHeader(posterAccount, paymentRequired, {
         signed: { to: strangerAccount.address },
         sent: { to: agent.walletAddress },
       });
-      await expectRefused(redirected, settleUrl, agent.walletAddress, /invalid signature/);
+      await expectRefused(
+        redirected,
+        settleUrl,
+        agent.walletAddress,
+        /invalid signature/,
+        "invalid_exact_evm_payload_signature",
+      );
       // Honest signature for a lower amount.
       const lower = await signPaymentHeader(posterAccount, paymentRequired, {
         signed: { value: "1" },
         accepted: { amount: "1" },
       });
-      await expectRefused(lower, settleUrl, agent.walletAddress, /wrong amount/);
+      await expectRefused(
+        lower,
+        settleUrl,
+        agent.walletAddress,
+        /wrong amount/,
+        "invalid_exact_evm_payload_authorization_value_mismatch",
+      );
       const elsewhere = await signPaymentHeader(posterAccount, paymentRequired, {
         signed: { to: strangerAccount.address },
         accepted: { payTo: strangerAccount.address },
       });
-      await expectRefused(elsewhere, settleUrl, agent.walletAddress, /wrong payee/);
+      await expectRefused(
+        elsewhere,
+        settleUrl,
+        agent.walletAddress,
+        /wrong payee/,
+        "invalid_exact_evm_payload_recipient_mismatch",
+      );
     });
 
     it("an expired authorization", async () => {
@@ -330,6 +375,7 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         settleUrl,
         agent.walletAddress,
         /expired/,
+        "invalid_exact_evm_payload_authorization_valid_before",
       );
     });
 
@@ -343,6 +389,7 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
         settleUrl,
         agent.walletAddress,
         /insufficient balance/,
+        "insufficient_funds",
       );
       // Nothing was claimed: the job can still be paid by a funded poster later.
       expect((await fetchChallenge(settleUrl)).status).toBe(402);
@@ -430,44 +477,266 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     expect(await token.transfersTo(agent.walletAddress)).toBe(1);
   });
 
-  it("recovers a settlement cut short by a crash and never takes a second payment", async () => {
+  it("answers the same signature again with the recorded result (a lost response's retry)", async () => {
     const { job, bid, agent, settleUrl } = await jobWithBid();
-    // A server that dies right after the on-chain transfer, before recording the hash.
-    await server.stop();
-    const crashing = await startServer({
-      ...server.env,
-      ENABLE_TEST_HOOKS: "true",
-      TEST_CRASH_AFTER_SETTLE: "true",
-    });
-    const crashUrl = settleUrl.replace(server.url, crashing.url);
-    const { paymentRequired } = await fetchChallenge(crashUrl);
+    const { paymentRequired } = await fetchChallenge(settleUrl);
     const header = await signPaymentHeader(posterAccount, paymentRequired);
-    await expect(
-      fetch(crashUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } }),
-    ).rejects.toThrow();
-    await crashing.stop();
+    const send = () =>
+      fetch(settleUrl, { method: "POST", headers: { "PAYMENT-SIGNATURE": header } });
+    const first = await send();
+    const firstBody = await first.text();
+    expect(first.status).toBe(200);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(firstBody);
+    expect(again.headers.get("payment-response")).toBe(first.headers.get("payment-response"));
+    // Still the same after the job moved on.
+    const { txHash } = JSON.parse(firstBody).data;
+    expect(
+      (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash })).status,
+    ).toBe(200);
+    const later = await send();
+    expect(later.status).toBe(200);
+    expect(await later.text()).toBe(firstBody);
     expect(await token.transfersTo(agent.walletAddress)).toBe(1);
-    const [paidTx] = await token
-      .authorizationTx(posterAccount.address)
-      .then((hashes) => hashes.slice(-1));
+  });
 
-    server = await startServer(server.env);
-    poster = await new ApiClient(server.url, posterAccount).signIn();
-    const url = `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
-    // A new, valid payment for the same job is refused: the crashed one is found on chain.
-    const retry = await fetch(url, {
-      method: "POST",
-      headers: { "PAYMENT-SIGNATURE": await signPaymentHeader(posterAccount, paymentRequired) },
+  it("tells a second job its payment was never made when one signature races to both", async () => {
+    // Same payee and price on both jobs, so the one authorization verifies for either.
+    const first = await jobWithBid();
+    const job = (
+      await poster.post("/api/v1/jobs", {
+        title: "Twin",
+        description: "d",
+        category: "data",
+        budgetUsdc: 50,
+        timelineDays: 2,
+      })
+    ).body.data;
+    const bid = (
+      await first.operator.post(`/api/v1/jobs/${job.id}/proposals`, {
+        agentId: first.agent.id,
+        bidUsdc: BID,
+        etaDays: 1,
+        message: "bid",
+      })
+    ).body.data;
+    const secondUrl = `${server.url}/api/jobs/${job.id}/settle?proposalId=${bid.id}`;
+    const { paymentRequired } = await fetchChallenge(first.settleUrl);
+    const header = await signPaymentHeader(posterAccount, paymentRequired);
+    const [a, b] = await Promise.all(
+      [first.settleUrl, secondUrl].map(async (url) => {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "PAYMENT-SIGNATURE": header },
+        });
+        return { url, status: response.status, body: await response.json() };
+      }),
+    );
+    const winner = [a!, b!].find((r) => r.status === 200);
+    const loser = [a!, b!].find((r) => r.status !== 200);
+    expect(winner, JSON.stringify([a, b])).toBeDefined();
+    expect(loser!.status, JSON.stringify(loser)).toBe(402);
+    expect(loser!.body.code).toBe("authorization_already_used");
+    expect(await token.transfersTo(first.agent.walletAddress)).toBe(1);
+    // The losing job was never paid: its slot is free and a new signature pays it.
+    const loserJob = loser!.url === secondUrl ? job.id : first.job.id;
+    expect((await poster.get(`/api/v1/jobs/${loserJob}/payment`)).body.data).toBeNull();
+    const retry = await payingFetch(posterAccount)(loser!.url, { method: "POST" });
+    expect(retry.status).toBe(200);
+    expect(await token.transfersTo(first.agent.walletAddress)).toBe(2);
+  });
+
+  it("reports the job's payment: null, then succeeded with its hash", async () => {
+    const { job, bid, agent, settleUrl } = await jobWithBid();
+    expect(await poster.get(`/api/v1/jobs/${job.id}/payment`)).toMatchObject({
+      status: 200,
+      body: { data: null },
     });
-    expect(retry.status).toBe(409);
-    expect((await retry.json()).error).toContain(paidTx);
-    expect(await token.transfersTo(agent.walletAddress)).toBe(1);
-    const accepted = await poster.post(`/api/v1/jobs/${job.id}/accept`, {
+    expect((await poster.get(`/api/v1/jobs/job_nope/payment`)).status).toBe(404);
+    const response = await payingFetch(posterAccount)(settleUrl, { method: "POST" });
+    const { txHash } = (await response.json()).data;
+    expect((await poster.get(`/api/v1/jobs/${job.id}/payment`)).body.data).toEqual({
+      status: "succeeded",
+      txHash,
+      network: "eip155:31337",
+      payer: posterAccount.address,
+      payTo: agent.walletAddress,
+      amountUsdc: BID,
       proposalId: bid.id,
-      txHash: paidTx,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
-    expect(accepted.status).toBe(200);
-    expect(accepted.body.data.paymentTxHash).toBe(paidTx);
+  });
+
+  it("refuses to reject a paid proposal (409) and accepts it afterwards", async () => {
+    const { job, bid, settleUrl } = await jobWithBid();
+    const response = await payingFetch(posterAccount)(settleUrl, { method: "POST" });
+    const { txHash } = (await response.json()).data;
+    const reject = await poster.post(`/api/v1/jobs/${job.id}/proposals/${bid.id}/reject`);
+    expect(reject.status).toBe(409);
+    expect(reject.body.error).toMatch(/this proposal is paid/);
+    expect(
+      (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash })).status,
+    ).toBe(200);
+  });
+
+  describe("every malformed PAYMENT-SIGNATURE is 400 invalid_payload, never a 500", () => {
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64");
+    const cases: [string, (valid: any) => string][] = [
+      ["not base64 at all", () => "%%%not-base64%%%"],
+      ["base64 of text that is not JSON", () => Buffer.from("hello").toString("base64")],
+      ["base64 of JSON null", () => b64(null)],
+      ["base64 of a JSON array", () => b64([1, 2])],
+      ["no accepted requirements", (v) => b64({ ...v, accepted: undefined })],
+      ["no payload", (v) => b64({ ...v, payload: undefined })],
+      [
+        "a payload without an authorization",
+        (v) => b64({ ...v, payload: { signature: v.payload.signature } }),
+      ],
+      [
+        "a payload without a signature",
+        (v) => b64({ ...v, payload: { authorization: v.payload.authorization } }),
+      ],
+      ["a numeric signature", (v) => b64({ ...v, payload: { ...v.payload, signature: 12345 } })],
+      [
+        "a signature that is not hex",
+        (v) => b64({ ...v, payload: { ...v.payload, signature: "0xzz" } }),
+      ],
+      [
+        "a signature of half a byte",
+        (v) => b64({ ...v, payload: { ...v.payload, signature: `${v.payload.signature}0` } }),
+      ],
+      [
+        "a null authorization",
+        (v) => b64({ ...v, payload: { ...v.payload, authorization: null } }),
+      ],
+      [
+        "an authorization missing its nonce",
+        (v) =>
+          b64({
+            ...v,
+            payload: {
+              ...v.payload,
+              authorization: { ...v.payload.authorization, nonce: undefined },
+            },
+          }),
+      ],
+      [
+        "a nonce of the wrong length",
+        (v) =>
+          b64({
+            ...v,
+            payload: {
+              ...v.payload,
+              authorization: { ...v.payload.authorization, nonce: "0x1234" },
+            },
+          }),
+      ],
+      [
+        "a value that is not a decimal string",
+        (v) =>
+          b64({
+            ...v,
+            payload: {
+              ...v.payload,
+              authorization: { ...v.payload.authorization, value: 12500000 },
+            },
+          }),
+      ],
+      [
+        "a negative validBefore",
+        (v) =>
+          b64({
+            ...v,
+            payload: {
+              ...v.payload,
+              authorization: { ...v.payload.authorization, validBefore: "-1" },
+            },
+          }),
+      ],
+      [
+        "a from that is not an address",
+        (v) =>
+          b64({
+            ...v,
+            payload: { ...v.payload, authorization: { ...v.payload.authorization, from: "0x12" } },
+          }),
+      ],
+      ["12 KiB of base64 junk", () => "A".repeat(12 * 1024)],
+    ];
+    let settleUrl: string;
+    let valid: any;
+    beforeAll(async () => {
+      ({ settleUrl } = await jobWithBid());
+      const { paymentRequired } = await fetchChallenge(settleUrl);
+      valid = JSON.parse(
+        Buffer.from(await signPaymentHeader(posterAccount, paymentRequired), "base64").toString(),
+      );
+    });
+    it.each(cases)("%s", async (_name, build) => {
+      const response = await fetch(settleUrl, {
+        method: "POST",
+        headers: { "PAYMENT-SIGNATURE": build(valid) },
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: expect.stringMatching(/PAYMENT-SIGNATURE header is not a valid x402 payment/),
+        code: "invalid_payload",
+      });
+    });
+    it("a well-formed payment of x402 version 1 is a 402 the client can act on", async () => {
+      const response = await fetch(settleUrl, {
+        method: "POST",
+        headers: { "PAYMENT-SIGNATURE": b64({ ...valid, x402Version: 1 }) },
+      });
+      expect(response.status).toBe(402);
+      expect((await response.json()).code).toBe("invalid_x402_version");
+    });
+  });
+
+  describe("every refusal before a transfer has its code", () => {
+    type Tamper = (now: number) => {
+      signed?: Record<string, string>;
+      accepted?: Record<string, string>;
+    };
+    const cases: [string, Tamper, string][] = [
+      [
+        "a validAfter in the future",
+        (now) => ({ signed: { validAfter: String(now + 3600) } }),
+        "invalid_exact_evm_payload_authorization_valid_after",
+      ],
+      [
+        "a validity longer than the challenge allows",
+        (now) => ({ signed: { validBefore: String(now + 3600) } }),
+        "invalid_exact_evm_payload_authorization_valid_before",
+      ],
+      ["another scheme", () => ({ accepted: { scheme: "upto" } }), "invalid_scheme"],
+      ["another network", () => ({ accepted: { network: "eip155:8453" } }), "invalid_network"],
+      [
+        "another asset",
+        () => ({ accepted: { asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" } }),
+        "wrong_asset",
+      ],
+    ];
+    it.each(cases)("%s", async (_name, tamper, code) => {
+      const { agent, settleUrl } = await jobWithBid();
+      const { paymentRequired } = await fetchChallenge(settleUrl);
+      const header = await signPaymentHeader(
+        posterAccount,
+        paymentRequired,
+        tamper(Math.floor(Date.now() / 1000)),
+      );
+      const before = await token.balanceOf(posterAccount.address);
+      const response = await fetch(settleUrl, {
+        method: "POST",
+        headers: { "PAYMENT-SIGNATURE": header },
+      });
+      expect(response.status).toBe(402);
+      expect((await response.json()).code).toBe(code);
+      expect(await token.balanceOf(posterAccount.address)).toBe(before);
+      expect(await token.transfersTo(agent.walletAddress)).toBe(0);
+    });
   });
 });
 
@@ -503,9 +772,11 @@ describe("the dev faucet", () => {
   });
 
   it("answers 503 with a readable error when the local chain is down", async () => {
+    const ownChain = await startTestChain();
     const database = await prepareServerDatabase("pglite");
-    const down = await startServer({ ...database.env, CHAIN_RPC_URL: "http://127.0.0.1:9" });
+    const down = await startServer({ ...database.env, CHAIN_RPC_URL: ownChain.rpcUrl });
     try {
+      await ownChain.stop();
       const response = await new ApiClient(down.url).post("/api/dev/faucet", {
         address: privateKeyToAccount(generatePrivateKey()).address,
         amountUsdc: 1,
@@ -519,21 +790,88 @@ describe("the dev faucet", () => {
   });
 
   it("does not exist on Base (404)", async () => {
+    // A stand-in for Base's JSON-RPC (chain id 8453) so that the server's start-up checks pass.
+    const baseRpc = await startTestChain({ chainId: 8453 });
     const database = await prepareServerDatabase("pglite");
-    const base = await startServer({
-      ...database.env,
-      SETTLEMENT_NETWORK: "base",
-      X402_FACILITATOR_URL: "http://127.0.0.1:9",
-    });
     try {
-      const response = await new ApiClient(base.url).post("/api/dev/faucet", {
-        address: privateKeyToAccount(generatePrivateKey()).address,
-        amountUsdc: 1,
+      const base = await startServer({
+        ...database.env,
+        SETTLEMENT_NETWORK: "base",
+        BASE_RPC_URL: baseRpc.rpcUrl,
+        FACILITATOR_PRIVATE_KEY: generatePrivateKey(),
       });
-      expect(response.status).toBe(404);
+      try {
+        const response = await new ApiClient(base.url).post("/api/dev/faucet", {
+          address: privateKeyToAccount(generatePrivateKey()).address,
+          amountUsdc: 1,
+        });
+        expect(response.status).toBe(404);
+      } finally {
+        await base.stop();
+      }
     } finally {
-      await base.stop();
+      await baseRpc.stop();
       await database.cleanup();
     }
+  });
+});
+
+describe("production start refuses what would lose money", () => {
+  let chain: TestChain;
+  let database: Awaited<ReturnType<typeof prepareServerDatabase>>;
+  beforeAll(async () => {
+    chain = await startTestChain();
+    database = await prepareServerDatabase("pglite");
+  });
+  afterAll(async () => {
+    await chain?.stop();
+    await database?.cleanup();
+  });
+
+  it.each([
+    [
+      "no explicit SETTLEMENT_NETWORK",
+      { SETTLEMENT_NETWORK: "" },
+      /SETTLEMENT_NETWORK must be set explicitly in production/,
+    ],
+    [
+      "a facilitator secret sent over plain http beyond loopback",
+      { X402_FACILITATOR_URL: "http://10.0.0.1:4021", FACILITATOR_SECRET: "s".repeat(40) },
+      /X402_FACILITATOR_URL must be https:\/\/ beyond loopback/,
+    ],
+    [
+      "benchmark mode on",
+      { BENCHMARK_MODE: "true" },
+      /BENCHMARK_MODE=true is a test switch, refused in production/,
+    ],
+    [
+      "Base with ganache's public key",
+      {
+        SETTLEMENT_NETWORK: "base",
+        FACILITATOR_PRIVATE_KEY: GANACHE_PRIVATE_KEYS[1],
+        BASE_RPC_URL: "http://127.0.0.1:9",
+      },
+      /ganache's public test keys/,
+    ],
+    [
+      "an RPC that is another chain",
+      { SETTLEMENT_NETWORK: "base", BASE_RPC_URL: "RPC", FACILITATOR_PRIVATE_KEY: "KEY" },
+      /is chain 31337, but eip155:8453 is configured/,
+    ],
+    [
+      "a facilitator that does not answer",
+      { X402_FACILITATOR_URL: "http://127.0.0.1:9" },
+      /settlement network is not usable/,
+    ],
+  ] as const)("%s", async (_name, env, message) => {
+    const resolved = Object.fromEntries(
+      Object.entries(env).map(([key, value]) => [
+        key,
+        value === "RPC" ? chain.rpcUrl : value === "KEY" ? generatePrivateKey() : value,
+      ]),
+    );
+    await expect(
+      startServer({ ...database.env, CHAIN_RPC_URL: chain.rpcUrl, ...resolved }),
+    ).rejects.toThrow(message);
   });
 });

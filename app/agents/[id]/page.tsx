@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AgentAvatar } from "@/components/agents/agent-avatar";
-import { formatDate, pluralize, shortAddress } from "@/components/format";
+import { formatDate, pluralize, shortAddress } from "@/lib/shared/format";
 import { firstParam, type SearchParams } from "@/components/search-params";
 import { CategoryBadge } from "@/components/ui/badges";
 import { Pagination } from "@/components/ui/pagination";
@@ -13,7 +13,7 @@ import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { getAgent } from "@/lib/marketplace/agents";
 import { listReviews } from "@/lib/marketplace/reviews";
-import type { AgentView } from "@/lib/marketplace/types";
+import type { AgentView } from "@/lib/shared/views";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 

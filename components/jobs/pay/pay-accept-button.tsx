@@ -3,9 +3,9 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { formatUsdc } from "@/components/format";
+import { formatUsdc } from "@/lib/shared/money";
 import { Spinner } from "@/components/forms/fields";
-import type { PublicPaymentConfig } from "@/lib/payments/public-config";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
 import type { PayTarget } from "./types";
 
 // The wallet stack and the x402 client load when the dialog first opens.

@@ -7,15 +7,17 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { erc20Abi } from "viem";
 import { useAccount, useConfig, useReadContract, useSwitchChain } from "wagmi";
 import { getWalletClient } from "wagmi/actions";
-import { atomicToDecimalString, shortAddress } from "@/components/format";
+import { shortAddress } from "@/lib/shared/format";
+import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import { describeFailure, postJson } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
-import type { JobView } from "@/lib/marketplace/types";
-import { usdcToAtomic } from "@/lib/payments/money";
-import type { PublicPaymentConfig } from "@/lib/payments/public-config";
-import { requestSignIn } from "@/lib/wallet/events";
-import { WalletProviders } from "@/lib/wallet/providers";
-import { walletQueryClient } from "@/lib/wallet/query-client";
+import type { JobView } from "@/lib/shared/views";
+import { sameAddress } from "@/lib/shared/address";
+import { usdcToAtomic } from "@/lib/shared/money";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { requestSignIn } from "@/components/wallet/events";
+import { WalletProviders } from "@/components/wallet/providers";
+import { walletQueryClient } from "@/components/wallet/query-client";
 import type { PayTarget } from "./types";
 
 interface Props {
@@ -59,8 +61,6 @@ type Run =
 
 const settleUrl = (target: PayTarget) =>
   `/api/jobs/${encodeURIComponent(target.jobId)}/settle?proposalId=${encodeURIComponent(target.proposalId)}`;
-
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 function PayStepper({ target, payment, viewerAddress, onLockChange, onChanged, onClose }: Props) {
   const config = useConfig();
@@ -269,7 +269,7 @@ function PayStepper({ target, payment, viewerAddress, onLockChange, onChanged, o
           <div className="flex items-baseline justify-between gap-4 px-4 py-3">
             <dt className="text-slate-600 dark:text-slate-400">Amount</dt>
             <dd className="text-right text-lg font-bold tabular-nums" data-testid="payment-amount">
-              {atomicToDecimalString(amount)} USDC
+              {formatUsdc(atomicToUsdc(amount))} USDC
             </dd>
           </div>
           <div className="flex items-baseline justify-between gap-4 px-4 py-3">
@@ -295,7 +295,9 @@ function PayStepper({ target, payment, viewerAddress, onLockChange, onChanged, o
             <div className="flex items-baseline justify-between gap-4 px-4 py-3">
               <dt className="text-slate-600 dark:text-slate-400">Your balance</dt>
               <dd className="text-right tabular-nums">
-                {balance.data !== undefined ? `${atomicToDecimalString(balance.data)} USDC` : "…"}
+                {balance.data !== undefined
+                  ? `${formatUsdc(atomicToUsdc(balance.data))} USDC`
+                  : "…"}
               </dd>
             </div>
           ) : null}
@@ -403,7 +405,7 @@ function PayStepper({ target, payment, viewerAddress, onLockChange, onChanged, o
                 disabled={!canStart}
                 onClick={() => void runFrom("sign")}
               >
-                Sign &amp; pay {atomicToDecimalString(amount)} USDC
+                Sign &amp; pay {formatUsdc(atomicToUsdc(amount))} USDC
               </button>
             ) : null}
           </>

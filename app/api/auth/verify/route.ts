@@ -1,15 +1,15 @@
-// POST /api/auth/verify: checks a signed SIWE message and starts the session cookie.
+// POST /api/auth/verify: checks a signed SIWE message and starts a server-side session.
 import { startSession } from "@/lib/auth/session";
 import { verifySiwe } from "@/lib/auth/siwe";
 import { getDb } from "@/lib/db";
 import { allowedSiweDomains, ok, otherMethods, route } from "@/lib/http";
-import { siweVerifySchema } from "@/lib/validation";
+import { siweVerifySchema } from "@/lib/shared/schemas/auth";
 
-export const POST = route({ rateLimit: "auth" }, async ({ req, body }) => {
+export const POST = route({ rateLimit: "auth" }, async ({ body }) => {
   const input = await body(siweVerifySchema);
   const address = await verifySiwe(await getDb(), {
     ...input,
-    allowedDomains: allowedSiweDomains(req),
+    allowedDomains: allowedSiweDomains(),
   });
   await startSession(address);
   return ok({ address });

@@ -2,7 +2,7 @@
 import { getDb } from "@/lib/db";
 import { created, okPage, otherMethods, route } from "@/lib/http";
 import { listAgents, registerAgent } from "@/lib/marketplace/agents";
-import { createAgentSchema, listAgentsQuerySchema } from "@/lib/validation";
+import { createAgentSchema, listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
 
 export const GET = route({}, async ({ query }) =>
   okPage(await listAgents(await getDb(), query(listAgentsQuerySchema))),

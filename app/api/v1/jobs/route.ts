@@ -2,7 +2,7 @@
 import { getDb } from "@/lib/db";
 import { created, okPage, otherMethods, route } from "@/lib/http";
 import { createJob, listJobs } from "@/lib/marketplace/jobs";
-import { createJobSchema, listJobsQuerySchema } from "@/lib/validation";
+import { createJobSchema, listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 
 export const GET = route({}, async ({ query }) =>
   okPage(await listJobs(await getDb(), query(listJobsQuerySchema))),

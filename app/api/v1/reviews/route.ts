@@ -2,7 +2,7 @@
 import { getDb } from "@/lib/db";
 import { created, okPage, otherMethods, route } from "@/lib/http";
 import { listReviews, postReview } from "@/lib/marketplace/reviews";
-import { createReviewSchema, listReviewsQuerySchema } from "@/lib/validation";
+import { createReviewSchema, listReviewsQuerySchema } from "@/lib/shared/schemas/reviews";
 
 export const GET = route({}, async ({ query }) => {
   const { agentId, ...page } = query(listReviewsQuerySchema);

@@ -3,7 +3,7 @@ import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/
 import { getDb } from "@/lib/db";
 import { errorResponse, ok, otherMethods, publicUrl, route } from "@/lib/http";
 import { settleJobPayment } from "@/lib/payments/settle";
-import { settleQuerySchema } from "@/lib/validation";
+import { settleQuerySchema } from "@/lib/shared/schemas/payments";
 
 export const POST = route<{ id: string }>(
   { rateLimit: "write" },
@@ -16,15 +16,21 @@ export const POST = route<{ id: string }>(
       resourceUrl: publicUrl(req),
     });
     if (outcome.kind === "payment_required") {
-      return errorResponse(402, outcome.reason, {
-        "PAYMENT-REQUIRED": encodePaymentRequiredHeader(outcome.paymentRequired),
-        "Access-Control-Expose-Headers": "PAYMENT-REQUIRED",
-      });
+      return errorResponse(
+        402,
+        outcome.reason,
+        {
+          "PAYMENT-REQUIRED": encodePaymentRequiredHeader(outcome.paymentRequired),
+          ...(outcome.paymentResponse
+            ? { "PAYMENT-RESPONSE": encodePaymentResponseHeader(outcome.paymentResponse) }
+            : {}),
+        },
+        outcome.code,
+      );
     }
     return ok(outcome.data, {
       headers: {
         "PAYMENT-RESPONSE": encodePaymentResponseHeader(outcome.paymentResponse),
-        "Access-Control-Expose-Headers": "PAYMENT-RESPONSE",
       },
     });
   },

@@ -2,7 +2,7 @@
 import { getDb } from "@/lib/db";
 import { ok, otherMethods, route } from "@/lib/http";
 import { acceptProposal } from "@/lib/marketplace/transitions";
-import { acceptSchema } from "@/lib/validation";
+import { acceptSchema } from "@/lib/shared/schemas/jobs";
 
 export const POST = route<{ id: string }>(
   { auth: true, rateLimit: "write" },

@@ -2,7 +2,7 @@
 import { getDb } from "@/lib/db";
 import { ok, otherMethods, route } from "@/lib/http";
 import { completeJob } from "@/lib/marketplace/transitions";
-import { completeSchema } from "@/lib/validation";
+import { completeSchema } from "@/lib/shared/schemas/jobs";
 
 export const POST = route<{ id: string }>(
   { auth: true, rateLimit: "write" },

@@ -2,7 +2,7 @@
 import { getDb } from "@/lib/db";
 import { created, okPage, otherMethods, route } from "@/lib/http";
 import { listProposals, submitProposal } from "@/lib/marketplace/proposals";
-import { createProposalSchema, listProposalsQuerySchema } from "@/lib/validation";
+import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 
 export const GET = route<{ id: string }>({}, async ({ params, query }) =>
   okPage(await listProposals(await getDb(), params.id, query(listProposalsQuerySchema))),

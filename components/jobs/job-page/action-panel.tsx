@@ -1,0 +1,74 @@
+import { DeliverForm } from "@/components/jobs/deliver-form";
+import { FinishAcceptance } from "@/components/jobs/finish-acceptance";
+import { CompleteForm, ReviewForm } from "@/components/jobs/review-forms";
+import { SignInPrompt } from "@/components/wallet/sign-in-button";
+import type { JobPageView } from "@/lib/marketplace/job-view";
+import { ActionCard } from "./cards";
+
+/** The viewer's next step, as lib/marketplace/job-view.ts decided it. */
+export function ActionPanel({ view }: { view: JobPageView }) {
+  const { panel, job, assignedAgent, agents, activeProposals } = view;
+  switch (panel?.kind) {
+    case undefined:
+      return null;
+    case "sign_in":
+      return <SignInPrompt action="bid on this job or manage it" />;
+    case "finish_acceptance": {
+      const agentId = activeProposals.find((p) => p.id === panel.proposalId)?.agentId;
+      const agent = agentId ? agents.get(agentId) : undefined;
+      return (
+        <ActionCard title="Payment settled — finish the acceptance">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Your payment to {agent?.name ?? "the agent"} went through on chain (transaction{" "}
+            <span className="font-mono break-all">{panel.txHash}</span>) but the proposal is not
+            accepted yet.
+          </p>
+          <div className="mt-4">
+            <FinishAcceptance jobId={job.id} proposalId={panel.proposalId} txHash={panel.txHash} />
+          </div>
+        </ActionCard>
+      );
+    }
+    case "deliver":
+      return (
+        <ActionCard
+          title="Deliver the work"
+          description={`You operate ${assignedAgent?.name ?? "the assigned agent"}, assigned to this job. Attach the results and mark the job delivered.`}
+        >
+          <DeliverForm jobId={job.id} />
+        </ActionCard>
+      );
+    case "complete":
+      return (
+        <ActionCard
+          title="Review the delivery"
+          description="Check the delivered files. Completing the job confirms the delivery; you can rate the agent at the same time."
+        >
+          <CompleteForm jobId={job.id} alreadyReviewed={panel.alreadyReviewed} />
+        </ActionCard>
+      );
+    case "review":
+      return assignedAgent ? (
+        <ActionCard
+          title={`Review ${assignedAgent.name}`}
+          description="The agent is working on your job. You can leave your review now or when you complete the job."
+        >
+          <ReviewForm jobId={job.id} agentId={assignedAgent.id} />
+        </ActionCard>
+      ) : null;
+    case "waiting_for_delivery":
+      return (
+        <ActionCard
+          title="Waiting for delivery"
+          description={`${assignedAgent?.name ?? "The agent"} is working on it. You reviewed the agent already.`}
+        />
+      );
+    case "waiting_for_confirmation":
+      return (
+        <ActionCard
+          title="Delivered"
+          description="Waiting for the poster to confirm the delivery."
+        />
+      );
+  }
+}

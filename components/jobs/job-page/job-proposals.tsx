@@ -1,0 +1,110 @@
+import { PayAcceptButton } from "@/components/jobs/pay/pay-accept-button";
+import { ProposalCard } from "@/components/jobs/proposal-card";
+import { RejectButton } from "@/components/jobs/reject-button";
+import type { JobPageView } from "@/lib/marketplace/job-view";
+import type { ProposalView } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { pluralize } from "@/lib/shared/format";
+
+/** Active proposals with the viewer's buttons, and the rejected ones folded away. */
+export function JobProposals({
+  view,
+  payment,
+  now,
+}: {
+  view: JobPageView;
+  payment: PublicPaymentConfig | null;
+  now: number;
+}) {
+  const { job, agents, activeProposals, rejectedProposals, viewer } = view;
+
+  const actions = (proposal: ProposalView) => {
+    if (proposal.status !== "pending" || !viewer) return null;
+    const agent = agents.get(proposal.agentId);
+    const buttons = [];
+    if (view.proposal.reject) {
+      buttons.push(
+        <RejectButton
+          key="reject"
+          jobId={job.id}
+          proposalId={proposal.id}
+          agentName={agent?.name ?? "this agent"}
+        />,
+      );
+    }
+    if (view.proposal.payAndAccept && agent) {
+      buttons.push(
+        <PayAcceptButton
+          key="pay"
+          viewerAddress={viewer}
+          payment={payment}
+          target={{
+            jobId: job.id,
+            proposalId: proposal.id,
+            bidUsdc: proposal.bidUsdc,
+            agentName: agent.name,
+            agentWallet: agent.walletAddress,
+          }}
+        />,
+      );
+    }
+    return buttons.length > 0 ? buttons : null;
+  };
+
+  return (
+    <section aria-labelledby="proposals-title" className="space-y-3">
+      <h2 id="proposals-title" className="text-lg font-semibold">
+        Proposals{" "}
+        <span className="text-slate-500 dark:text-slate-400">({activeProposals.length})</span>
+      </h2>
+      {view.payHint && activeProposals.length > 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Choose one: <strong className="font-semibold">Pay &amp; accept</strong> pays the bid in
+          USDC from your wallet to the agent and assigns the job; the other proposals are then
+          declined.
+        </p>
+      ) : null}
+      {activeProposals.length === 0 ? (
+        <p className="card p-5 text-sm text-slate-600 dark:text-slate-400">
+          {job.status === "open"
+            ? "No proposals yet. Agents who fit the job will bid here."
+            : "No active proposals."}
+        </p>
+      ) : (
+        <ul className="space-y-3">
+          {activeProposals.map((proposal) => (
+            <li key={proposal.id}>
+              <ProposalCard
+                proposal={proposal}
+                agent={agents.get(proposal.agentId)}
+                now={now}
+                actions={actions(proposal)}
+                note={
+                  view.role === "poster" && view.paidProposalId === proposal.id ? (
+                    <p className="text-sm font-medium text-emerald-700 dark:text-emerald-400">
+                      Paid — finish the acceptance above.
+                    </p>
+                  ) : null
+                }
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {rejectedProposals.length > 0 ? (
+        <details className="group">
+          <summary className="cursor-pointer rounded-md text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">
+            {pluralize(rejectedProposals.length, "rejected proposal")}
+          </summary>
+          <ul className="mt-3 space-y-3">
+            {rejectedProposals.map((proposal) => (
+              <li key={proposal.id}>
+                <ProposalCard proposal={proposal} agent={agents.get(proposal.agentId)} now={now} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,579 @@
+// Integration: a real ganache (in memory), TestUSDC, the self-hosted x402 facilitator.
+import { randomBytes } from "node:crypto";
+import { x402Client } from "@x402/core/client";
+import {
+  decodePaymentResponseHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+} from "@x402/core/http";
+import { x402ResourceServer } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
+import { ExactEvmScheme as ExactEvmServerScheme } from "@x402/evm/exact/server";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseSignature,
+  toHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/config";
+import { startTestChain, type TestChain } from "@/tests/helpers/chain";
+import { MULTICALL3_ADDRESS, testUsdcAbi, transferWithAuthorizationTypes } from "./contracts";
+import { createSelfHostedFacilitator, type FacilitatorClient } from "@/lib/payments/facilitator";
+import {
+  DEMO_ACCOUNTS,
+  DEMO_FUNDING_ATOMIC,
+  GANACHE_ADDRESSES,
+  GANACHE_PRIVATE_KEYS,
+  LOCAL_FACILITATOR_ADDRESS,
+  LOCAL_FACILITATOR_ENV,
+  DEPLOYED_TOKEN_ADDRESS,
+  LOCAL_TOKEN_ADDRESS,
+  deployLocalChain,
+  mintTestUsdc,
+} from "./local-chain";
+import { usdcToAtomic } from "@/lib/shared/money";
+import {
+  resolveSettlementNetwork,
+  toAssetAmount,
+  type SettlementNetwork,
+} from "@/lib/payments/network";
+import {
+  AuthorizationLogNotFoundError,
+  findAuthorizationLog,
+  verifyTransferReceipt,
+} from "@/lib/payments/verify-receipt";
+
+let chain: TestChain;
+let net: SettlementNetwork;
+let client: PublicClient;
+let facilitator: FacilitatorClient;
+
+const account = (i: number) => privateKeyToAccount(DEMO_ACCOUNTS[i]!.privateKey);
+const balanceOf = (address: Address) =>
+  client.readContract({
+    address: LOCAL_TOKEN_ADDRESS,
+    abi: testUsdcAbi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+
+function requirementsFor(payTo: Address, amountUsdc: number): PaymentRequirements {
+  const price = toAssetAmount(net, amountUsdc);
+  return {
+    scheme: "exact",
+    network: net.network,
+    asset: price.asset,
+    amount: price.amount,
+    payTo,
+    maxTimeoutSeconds: 300,
+    extra: price.extra,
+  };
+}
+
+/** What a wallet does for x402 "exact" on EVM: sign EIP-3009 TransferWithAuthorization. */
+async function signPayment(
+  payer: PrivateKeyAccount,
+  requirements: PaymentRequirements,
+  domain: { name: string; version: string } = net.eip712Domain,
+) {
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const authorization = {
+    from: payer.address,
+    to: requirements.payTo as Address,
+    value: BigInt(requirements.amount),
+    validAfter: now - 600n,
+    validBefore: now + BigInt(requirements.maxTimeoutSeconds),
+    nonce: toHex(randomBytes(32)),
+  };
+  const signature = await payer.signTypedData({
+    domain: { ...domain, chainId: 31337, verifyingContract: requirements.asset as Address },
+    types: transferWithAuthorizationTypes,
+    primaryType: "TransferWithAuthorization",
+    message: authorization,
+  });
+  const payload: PaymentPayload = {
+    x402Version: 2,
+    resource: { url: "http://localhost/test" },
+    accepted: requirements,
+    payload: {
+      authorization: {
+        from: authorization.from,
+        to: authorization.to,
+        value: authorization.value.toString(),
+        validAfter: authorization.validAfter.toString(),
+        validBefore: authorization.validBefore.toString(),
+        nonce: authorization.nonce,
+      },
+      signature,
+    },
+  };
+  return { payload, authorization, signature };
+}
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  net = resolveSettlementNetwork(
+    parseEnv({ ...LOCAL_FACILITATOR_ENV, CHAIN_RPC_URL: chain.rpcUrl }),
+  );
+  client = createPublicClient({
+    chain: net.chain,
+    transport: http(chain.rpcUrl),
+    pollingInterval: 100,
+  });
+  if (net.facilitator.kind !== "self-hosted") throw new Error("expected the local facilitator");
+  facilitator = createSelfHostedFacilitator(net, net.facilitator);
+});
+
+afterAll(async () => {
+  await chain?.stop();
+});
+
+describe("local chain deployment", () => {
+  it("deploys TestUSDC where the production code expects the local token", () => {
+    expect(DEPLOYED_TOKEN_ADDRESS).toBe(LOCAL_TOKEN_ADDRESS);
+  });
+
+  it("matches ganache's deterministic accounts", async () => {
+    const wallet = createWalletClient({ chain: net.chain, transport: http(chain.rpcUrl) });
+    const accounts = await wallet.getAddresses();
+    expect(accounts.map((a) => a.toLowerCase())).toEqual(
+      GANACHE_ADDRESSES.map((a) => a.toLowerCase()),
+    );
+    GANACHE_PRIVATE_KEYS.forEach((key, i) => {
+      expect(privateKeyToAccount(key).address).toBe(GANACHE_ADDRESSES[i]);
+    });
+  });
+
+  it("deploys TestUSDC with its metadata, Multicall3, and funds the demo accounts", async () => {
+    const read = <F extends "name" | "symbol" | "decimals" | "version" | "owner">(
+      functionName: F,
+    ) => client.readContract({ address: LOCAL_TOKEN_ADDRESS, abi: testUsdcAbi, functionName });
+    expect(await read("name")).toBe("USD Coin Local");
+    expect(await read("symbol")).toBe("tUSDC");
+    expect(await read("decimals")).toBe(6);
+    expect(await read("version")).toBe("2");
+    expect(await read("owner")).toBe(GANACHE_ADDRESSES[0]);
+    expect(await client.getCode({ address: MULTICALL3_ADDRESS })).toMatch(/^0x[0-9a-f]{100,}$/);
+    for (const demo of DEMO_ACCOUNTS)
+      expect(await balanceOf(demo.address)).toBe(DEMO_FUNDING_ATOMIC);
+  });
+
+  it("deploys on an empty chain, then does nothing", async () => {
+    const empty = await startTestChain({ deploy: false });
+    try {
+      const first = await deployLocalChain(empty.rpcUrl);
+      expect(first).toEqual({
+        deployed: true,
+        tokenAddress: LOCAL_TOKEN_ADDRESS,
+        funded: DEMO_ACCOUNTS.map((demo) => demo.address),
+      });
+      expect(await deployLocalChain(empty.rpcUrl)).toMatchObject({ deployed: false });
+    } finally {
+      await empty.stop();
+    }
+  });
+
+  it("is idempotent", async () => {
+    const before = await client.getBlockNumber();
+    const again = await deployLocalChain(chain.rpcUrl);
+    expect(again).toEqual({ deployed: false, tokenAddress: LOCAL_TOKEN_ADDRESS, funded: [] });
+    expect(await client.getBlockNumber()).toBe(before);
+  });
+
+  it("mints from the faucet, and only the owner can mint", async () => {
+    const fresh = privateKeyToAccount(`0x${"11".repeat(32)}`).address;
+    const hashes = await Promise.all([
+      mintTestUsdc(chain.rpcUrl, fresh, 1_000_000n),
+      mintTestUsdc(chain.rpcUrl, fresh, 2_500_000n),
+    ]);
+    expect(new Set(hashes).size).toBe(2);
+    expect(await balanceOf(fresh)).toBe(3_500_000n);
+
+    const stranger = createWalletClient({
+      account: account(7),
+      chain: net.chain,
+      transport: http(chain.rpcUrl),
+    });
+    await expect(
+      stranger.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "mint",
+        args: [stranger.account.address, 1n],
+      }),
+    ).rejects.toThrow(/not the owner/);
+  });
+});
+
+describe("x402 settlement through the self-hosted facilitator", () => {
+  const poster = () => account(0); // ganache account 2
+  const agent = () => account(1).address; // ganache account 3
+
+  it("advertises exact on eip155:31337 with ganache account 1 as the signer", async () => {
+    const supported = await facilitator.getSupported();
+    expect(supported.kinds).toContainEqual(
+      expect.objectContaining({ x402Version: 2, scheme: "exact", network: "eip155:31337" }),
+    );
+    expect(supported.signers["eip155:*"] ?? Object.values(supported.signers).flat()).toContain(
+      LOCAL_FACILITATOR_ADDRESS,
+    );
+  });
+
+  it("verifies, settles, moves the exact amount, refuses a replay, and the hash checks out", async () => {
+    const requirements = requirementsFor(agent(), 12.5);
+    expect(requirements.amount).toBe("12500000");
+    const { payload, authorization } = await signPayment(poster(), requirements);
+    const [posterBefore, agentBefore, facilitatorBefore] = await Promise.all([
+      balanceOf(poster().address),
+      balanceOf(agent()),
+      balanceOf(LOCAL_FACILITATOR_ADDRESS),
+    ]);
+    const blockBefore = await client.getBlockNumber();
+
+    const verified = await facilitator.verify(payload, requirements);
+    expect(verified).toMatchObject({ isValid: true, payer: poster().address });
+
+    const settled = await facilitator.settle(payload, requirements);
+    expect(settled).toMatchObject({
+      success: true,
+      network: "eip155:31337",
+      payer: poster().address,
+    });
+    const txHash = settled.transaction as Hex;
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    expect(await balanceOf(poster().address)).toBe(posterBefore - 12_500_000n);
+    expect(await balanceOf(agent())).toBe(agentBefore + 12_500_000n);
+    expect(await balanceOf(LOCAL_FACILITATOR_ADDRESS)).toBe(facilitatorBefore);
+    const receipt = await client.getTransactionReceipt({ hash: txHash });
+    expect(receipt.from.toLowerCase()).toBe(LOCAL_FACILITATOR_ADDRESS.toLowerCase());
+
+    // Replay of the same signature.
+    expect(await facilitator.verify(payload, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_nonce_already_used",
+    });
+    expect(await facilitator.settle(payload, requirements)).toMatchObject({
+      success: false,
+      errorReason: "invalid_exact_evm_nonce_already_used",
+    });
+    expect(await balanceOf(poster().address)).toBe(posterBefore - 12_500_000n);
+
+    // The receipt check.
+    const expected = {
+      txHash,
+      asset: LOCAL_TOKEN_ADDRESS,
+      from: poster().address,
+      to: agent(),
+      amountAtomic: usdcToAtomic(12.5),
+    };
+    expect(await verifyTransferReceipt(client, expected)).toEqual({
+      ok: true,
+      blockNumber: receipt.blockNumber,
+    });
+    expect(
+      await verifyTransferReceipt(client, { ...expected, nonce: authorization.nonce }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(await verifyTransferReceipt(client, { ...expected, amountAtomic: 12_500_001n })).toEqual(
+      {
+        ok: false,
+        reason: "the transfer amount differs",
+      },
+    );
+    expect(await verifyTransferReceipt(client, { ...expected, to: GANACHE_ADDRESSES[9] })).toEqual({
+      ok: false,
+      reason: "the transfer went to another address",
+    });
+    expect(
+      await verifyTransferReceipt(client, { ...expected, from: GANACHE_ADDRESSES[9] }),
+    ).toMatchObject({
+      ok: false,
+    });
+    expect(
+      await verifyTransferReceipt(client, { ...expected, nonce: toHex(randomBytes(32)) }),
+    ).toMatchObject({
+      ok: false,
+    });
+    expect(await verifyTransferReceipt(client, { ...expected, asset: MULTICALL3_ADDRESS })).toEqual(
+      {
+        ok: false,
+        reason: "transaction did not touch the token",
+      },
+    );
+    expect(
+      await verifyTransferReceipt(client, { ...expected, txHash: toHex(randomBytes(32)) }),
+    ).toEqual({
+      ok: false,
+      reason: "transaction not found or not yet mined",
+    });
+
+    // Reconciliation: the nonce was used, in this transaction.
+    const latest = await client.getBlockNumber();
+    const lookup = {
+      asset: LOCAL_TOKEN_ADDRESS,
+      authorizer: poster().address,
+      nonce: authorization.nonce,
+      fromBlock: 0n,
+      toBlock: latest,
+      validBefore: authorization.validBefore,
+    };
+    expect(await findAuthorizationLog(client, lookup)).toEqual({ kind: "used", txHash });
+    expect(await findAuthorizationLog(client, { ...lookup, fromBlock: blockBefore })).toEqual({
+      kind: "used",
+      txHash,
+    });
+    // A nonce the token never saw has no log: unknown, never "not paid".
+    await expect(
+      findAuthorizationLog(client, { ...lookup, nonce: toHex(randomBytes(32)) }),
+    ).rejects.toThrow(AuthorizationLogNotFoundError);
+    await expect(
+      findAuthorizationLog(client, { ...lookup, fromBlock: receipt.blockNumber + 1n }),
+    ).rejects.toThrow(AuthorizationLogNotFoundError);
+  });
+
+  it("refuses a wrong EIP-712 domain (e.g. Base USDC's), a wrong amount and another payee", async () => {
+    const requirements = requirementsFor(agent(), 1);
+    const baseDomain = await signPayment(poster(), requirements, {
+      name: "USD Coin",
+      version: "2",
+    });
+    expect(await facilitator.verify(baseDomain.payload, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_signature",
+    });
+
+    const { payload } = await signPayment(poster(), requirements);
+    expect(await facilitator.verify(payload, requirementsFor(agent(), 2))).toMatchObject({
+      isValid: false,
+    });
+    expect(
+      await facilitator.verify(payload, requirementsFor(GANACHE_ADDRESSES[9], 1)),
+    ).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_recipient_mismatch",
+    });
+  });
+
+  it("refuses a payment larger than the balance", async () => {
+    const requirements = requirementsFor(agent(), 20_000);
+    const { payload } = await signPayment(account(5), requirements);
+    expect(await facilitator.verify(payload, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_exact_evm_insufficient_balance",
+    });
+  });
+
+  it("settles concurrent payments (facilitator nonces)", async () => {
+    const payers = [account(2), account(3), account(4)];
+    const payTo = account(6).address;
+    const before = await balanceOf(payTo);
+    const results = await Promise.all(
+      payers.map(async (payer) => {
+        const requirements = requirementsFor(payTo, 0.25);
+        const { payload } = await signPayment(payer, requirements);
+        return facilitator.settle(payload, requirements);
+      }),
+    );
+    expect(results.map((r) => r.success)).toEqual([true, true, true]);
+    expect(new Set(results.map((r) => r.transaction)).size).toBe(3);
+    expect(await balanceOf(payTo)).toBe(before + 750_000n);
+  });
+});
+
+describe("TestUSDC EIP-3009 details", () => {
+  it("accepts the bytes-signature overload and records AuthorizationUsed", async () => {
+    const payer = account(3);
+    const payTo = account(4).address;
+    const requirements = requirementsFor(payTo, 0.5);
+    const { authorization, signature } = await signPayment(payer, requirements);
+    const wallet = createWalletClient({
+      account: account(7),
+      chain: net.chain,
+      transport: http(chain.rpcUrl),
+    });
+    const hash = await wallet.writeContract({
+      address: LOCAL_TOKEN_ADDRESS,
+      abi: testUsdcAbi,
+      functionName: "transferWithAuthorization",
+      args: [
+        authorization.from,
+        authorization.to,
+        authorization.value,
+        authorization.validAfter,
+        authorization.validBefore,
+        authorization.nonce,
+        signature,
+      ],
+    });
+    expect(
+      await verifyTransferReceipt(client, {
+        txHash: hash,
+        asset: LOCAL_TOKEN_ADDRESS,
+        from: payer.address,
+        to: payTo,
+        amountAtomic: 500_000n,
+        nonce: authorization.nonce,
+      }),
+    ).toMatchObject({ ok: true });
+    const { v, r, s } = parseSignature(signature);
+    await expect(
+      wallet.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "transferWithAuthorization",
+        args: [
+          authorization.from,
+          authorization.to,
+          authorization.value,
+          authorization.validAfter,
+          authorization.validBefore,
+          authorization.nonce,
+          Number(v),
+          r,
+          s,
+        ],
+      }),
+    ).rejects.toThrow(/authorization is used or canceled/);
+  });
+
+  it("cancelAuthorization spends the nonce without a transfer (its log says canceled)", async () => {
+    const payer = account(3);
+    const nonce = toHex(randomBytes(32));
+    const signature = await payer.signTypedData({
+      domain: { ...net.eip712Domain, chainId: 31337, verifyingContract: LOCAL_TOKEN_ADDRESS },
+      types: {
+        CancelAuthorization: [
+          { name: "authorizer", type: "address" },
+          { name: "nonce", type: "bytes32" },
+        ],
+      },
+      primaryType: "CancelAuthorization",
+      message: { authorizer: payer.address, nonce },
+    });
+    const wallet = createWalletClient({
+      account: account(7),
+      chain: net.chain,
+      transport: http(chain.rpcUrl),
+    });
+    await wallet.writeContract({
+      address: LOCAL_TOKEN_ADDRESS,
+      abi: testUsdcAbi,
+      functionName: "cancelAuthorization",
+      args: [payer.address, nonce, signature],
+    });
+    expect(
+      await client.readContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "authorizationState",
+        args: [payer.address, nonce],
+      }),
+    ).toBe(true);
+    expect(
+      await findAuthorizationLog(client, {
+        asset: LOCAL_TOKEN_ADDRESS,
+        authorizer: payer.address,
+        nonce,
+        fromBlock: 0n,
+        toBlock: await client.getBlockNumber(),
+        validBefore: 2n ** 64n,
+      }),
+    ).toEqual({ kind: "canceled" });
+  });
+});
+
+describe("@x402/fetch client against an x402ResourceServer using the facilitator", () => {
+  // A resource behind x402, served by a fake fetch (no HTTP server needed).
+  async function paidResource(payTo: Address, amountUsdc: number) {
+    const server = new x402ResourceServer(facilitator).register(
+      net.network,
+      new ExactEvmServerScheme(),
+    );
+    await server.initialize();
+    const requirements = await server.buildPaymentRequirements({
+      scheme: "exact",
+      network: net.network,
+      payTo,
+      price: toAssetAmount(net, amountUsdc),
+      maxTimeoutSeconds: 300,
+    });
+    const settlements: string[] = [];
+    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const header = request.headers.get("PAYMENT-SIGNATURE");
+      if (!header) {
+        const paymentRequired = await server.createPaymentRequiredResponse(requirements, {
+          url: request.url,
+          description: "test resource",
+        });
+        return new Response(JSON.stringify({ error: "payment required" }), {
+          status: 402,
+          headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired) },
+        });
+      }
+      const payload = decodePaymentSignatureHeader(header);
+      const matching = server.findMatchingRequirements(requirements, payload);
+      if (!matching) return new Response("no match", { status: 402 });
+      const verified = await server.verifyPayment(payload, matching);
+      if (!verified.isValid)
+        return new Response(verified.invalidReason ?? "invalid", { status: 402 });
+      const settled = await server.settlePayment(payload, matching);
+      if (!settled.success) return new Response(settled.errorReason ?? "failed", { status: 402 });
+      settlements.push(settled.transaction);
+      return new Response(JSON.stringify({ ok: true }), {
+        status: 200,
+        headers: { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) },
+      });
+    }) as typeof fetch;
+    return { fetchImpl, settlements, requirements };
+  }
+
+  it("pays with spend controls that allow the local token", async () => {
+    const payer = account(2);
+    const payTo = account(5).address;
+    const { fetchImpl, settlements } = await paidResource(payTo, 3);
+    const before = await balanceOf(payTo);
+    const payingFetch = wrapFetchWithPayment(
+      fetchImpl,
+      x402Client.fromConfig({
+        schemes: [{ network: net.network, client: new ExactEvmClientScheme(payer) }],
+        spendControls: {
+          allowedAssets: [
+            { network: net.network, asset: net.asset, maxAmountPerPayment: "100000000" },
+          ],
+        },
+      }),
+    );
+    const response = await payingFetch("http://localhost/resource", { method: "POST" });
+    expect(response.status).toBe(200);
+    const paymentResponse = decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE")!);
+    expect(paymentResponse).toMatchObject({ success: true, payer: payer.address });
+    expect(settlements).toEqual([paymentResponse.transaction]);
+    expect(await balanceOf(payTo)).toBe(before + 3_000_000n);
+  });
+
+  it("default spend controls refuse the local token (not a known asset)", async () => {
+    const { fetchImpl, settlements } = await paidResource(account(5).address, 3);
+    const payingFetch = wrapFetchWithPayment(
+      fetchImpl,
+      x402Client.fromConfig({
+        schemes: [{ network: net.network, client: new ExactEvmClientScheme(account(2)) }],
+      }),
+    );
+    await expect(payingFetch("http://localhost/resource", { method: "POST" })).rejects.toThrow(
+      /rejected by spendControls/,
+    );
+    expect(settlements).toEqual([]);
+  });
+});

@@ -1,0 +1,277 @@
+// The local development and test chain: ganache with its deterministic wallet
+// (`--wallet.deterministic`), chain id 31337, and our own EIP-3009 token (TestUSDC).
+//
+// Development and test machinery only (the dev faucet, scripts, tests): production payment code
+// knows the local network only through lib/payments/local-network.ts. No ganache import here:
+// this module talks JSON-RPC; scripts/chain.ts and tests/helpers/chain.ts start ganache and
+// then call deployLocalChain().
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  getContractAddress,
+  http,
+  type Address,
+  type Hex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import {
+  DEFAULT_LOCAL_RPC_URL,
+  LOCAL_CHAIN_ID,
+  LOCAL_TOKEN_ADDRESS,
+  localChain,
+  MULTICALL3_ADDRESS,
+} from "@/lib/payments/local-network";
+import { multicall3DeployedBytecode, testUsdcAbi, testUsdcBytecode } from "./contracts";
+
+export {
+  DEFAULT_LOCAL_RPC_URL,
+  LOCAL_CHAIN_ID,
+  LOCAL_NETWORK,
+  LOCAL_TOKEN_ADDRESS,
+  LOCAL_TOKEN_EIP712_DOMAIN,
+  localChain,
+} from "@/lib/payments/local-network";
+
+/** ganache's `--wallet.deterministic` mnemonic (public knowledge: test funds only). */
+export const GANACHE_MNEMONIC =
+  "myth like bonus scare over problem client lizard pioneer submit female collect";
+
+/**
+ * The private keys of ganache's deterministic accounts 0..9 (derived from GANACHE_MNEMONIC,
+ * m/44'/60'/0'/0/i). Well known: never use them on a real network.
+ */
+export const GANACHE_PRIVATE_KEYS = [
+  "0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d",
+  "0x6cbed15c793ce57650b9877cf6fa156fbef513c4e6134f022a85b1ffdd59b2a1",
+  "0x6370fd033278c143179d81c5526140625662b8daa446c22ee2d73db3707e620c",
+  "0x646f1ce2fdad0e6deeeb5c7e8e5543bdde65e86029e2fd9fc169899c440a7913",
+  "0xadd53f9a7e588d003326d1cbf9e4a43c061aadd9bc938c843a79e7b4fd2ad743",
+  "0x395df67f0c2d2d9fe1ad08d1bc8b6627011959b79c53d7dd6a3536a33ab8a4fd",
+  "0xe485d098507f54e7733a205420dfddbe58db035fa577fc294ebd14db90767a52",
+  "0xa453611d9419d0e56f499079478fd72c37b251a94bfde4d19872c44cf65386e3",
+  "0x829e924fdf021ba3dbbc4225edfece9aca04b929d6e75613329ca6f1d31c0bb4",
+  "0xb0057716d5917badaf911b193b12b910811c1497b5bada8d7711f758981c3773",
+] as const satisfies readonly Hex[];
+
+/** Their addresses, same order. */
+export const GANACHE_ADDRESSES = [
+  "0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1",
+  "0xFFcf8FDEE72ac11b5c542428B35EEF5769C409f0",
+  "0x22d491Bde2303f2f43325b2108D26f1eAbA1e32b",
+  "0xE11BA2b4D45Eaed5996Cd0823791E0C93114882d",
+  "0xd03ea8624C8C5987235048901fB614fDcA89b117",
+  "0x95cED938F7991cd0dFcb48F0a06a40FA1aF46EBC",
+  "0x3E5e9111Ae8eB78Fe1CC3bb8915d5D461F3Ef9A9",
+  "0x28a8746e75304c0780E011BEd21C72cD78cd535E",
+  "0xACa94ef8bD5ffEE41947b4585a84BdA5a3d3DA6E",
+  "0x1dF62f291b2E969fB0849d99D9Ce41e2F137006e",
+] as const satisfies readonly Address[];
+
+/** Account roles on the local chain. */
+export const DEPLOYER_INDEX = 0; // deploys TestUSDC (nonce 0), owns it, mints (faucet)
+export const FACILITATOR_INDEX = 1; // the self-hosted facilitator: pays gas for settlements
+export const DEMO_ACCOUNT_INDEXES = [2, 3, 4, 5, 6, 7, 8, 9] as const; // posters and agents
+
+export const DEPLOYER_PRIVATE_KEY = GANACHE_PRIVATE_KEYS[DEPLOYER_INDEX];
+export const DEPLOYER_ADDRESS = GANACHE_ADDRESSES[DEPLOYER_INDEX];
+export const LOCAL_FACILITATOR_PRIVATE_KEY = GANACHE_PRIVATE_KEYS[FACILITATOR_INDEX];
+export const LOCAL_FACILITATOR_ADDRESS = GANACHE_ADDRESSES[FACILITATOR_INDEX];
+/**
+ * What a server or facilitator process needs to settle on the local chain with its
+ * facilitator in process (the production code has no default key): npm run dev, the tests,
+ * the benchmark and the browser suite start theirs with it.
+ */
+export const LOCAL_FACILITATOR_ENV = {
+  SETTLEMENT_NETWORK: "local",
+  FACILITATOR_PRIVATE_KEY: GANACHE_PRIVATE_KEYS[FACILITATOR_INDEX],
+} as const;
+
+export const DEMO_ACCOUNTS = DEMO_ACCOUNT_INDEXES.map((index) => ({
+  index,
+  address: GANACHE_ADDRESSES[index],
+  privateKey: GANACHE_PRIVATE_KEYS[index],
+}));
+
+/** Where the deployer's first contract (nonce 0) lands: LOCAL_TOKEN_ADDRESS (a test checks). */
+export const DEPLOYED_TOKEN_ADDRESS: Address = getContractAddress({
+  from: DEPLOYER_ADDRESS,
+  nonce: 0n,
+});
+
+export const LOCAL_TOKEN_SYMBOL = "tUSDC";
+export const LOCAL_TOKEN_DECIMALS = 6;
+
+/** Test USDC each demo account receives at deployment (atomic units: 10,000 USDC). */
+export const DEMO_FUNDING_ATOMIC = 10_000_000_000n;
+/** Most the dev faucet mints per call (atomic units: 10,000 USDC). */
+export const FAUCET_MAX_ATOMIC = 10_000_000_000n;
+
+/**
+ * ganache options of the local chain (`ganache.server(...)`): chain id 31337, the deterministic
+ * wallet with 10,000 ETH per account, instant mining. In memory unless `dbPath` is given.
+ */
+export function localGanacheOptions(options: { dbPath?: string } = {}) {
+  return {
+    chain: { chainId: LOCAL_CHAIN_ID },
+    wallet: { deterministic: true, defaultBalance: 10_000 },
+    miner: { instamine: "eager" as const },
+    logging: { quiet: true },
+    ...(options.dbPath ? { database: { dbPath: options.dbPath } } : {}),
+  };
+}
+
+export interface DeployResult {
+  /** false when the token was already there (nothing was sent). */
+  deployed: boolean;
+  tokenAddress: Address;
+  /** Demo accounts funded by this call (empty when `deployed` is false). */
+  funded: Address[];
+}
+
+/**
+ * Idempotent: when TestUSDC's code is already at LOCAL_TOKEN_ADDRESS, only makes sure
+ * Multicall3 is installed. Otherwise deploys TestUSDC from account 0 at nonce 0, installs
+ * Multicall3 at its canonical address (ganache `evm_setAccountCode`) and mints
+ * DEMO_FUNDING_ATOMIC to each demo account. Needs a ganache node (chain id 31337).
+ */
+export async function deployLocalChain(
+  rpcUrl: string = DEFAULT_LOCAL_RPC_URL,
+): Promise<DeployResult> {
+  const { publicClient, walletClient } = await localClients(rpcUrl);
+
+  const existing = await publicClient.getCode({ address: LOCAL_TOKEN_ADDRESS });
+  if (existing && existing !== "0x") {
+    await ensureMulticall3(rpcUrl, publicClient);
+    return { deployed: false, tokenAddress: LOCAL_TOKEN_ADDRESS, funded: [] };
+  }
+
+  const nonce = await publicClient.getTransactionCount({
+    address: DEPLOYER_ADDRESS,
+    blockTag: "pending",
+  });
+  if (nonce !== 0) {
+    throw new Error(
+      `The local chain at ${rpcUrl} has no TestUSDC at ${LOCAL_TOKEN_ADDRESS} but the deployer ` +
+        `(${DEPLOYER_ADDRESS}) has already sent ${nonce} transaction(s), so the token can no ` +
+        `longer be deployed at its fixed address. Reset the chain (delete .data/chain).`,
+    );
+  }
+
+  const deployHash = await walletClient.deployContract({
+    abi: testUsdcAbi,
+    bytecode: testUsdcBytecode,
+    nonce: 0,
+  });
+  const deployReceipt = await publicClient.waitForTransactionReceipt({ hash: deployHash });
+  if (
+    deployReceipt.status !== "success" ||
+    !deployReceipt.contractAddress ||
+    getAddress(deployReceipt.contractAddress) !== LOCAL_TOKEN_ADDRESS
+  ) {
+    throw new Error(`TestUSDC deployment failed (tx ${deployHash})`);
+  }
+
+  await ensureMulticall3(rpcUrl, publicClient);
+
+  // Explicit nonces: all mints go out at once, then we wait for every receipt.
+  const funded = DEMO_ACCOUNTS.map((account) => account.address);
+  const hashes: Hex[] = [];
+  for (const [i, address] of funded.entries()) {
+    hashes.push(
+      await walletClient.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "mint",
+        args: [address, DEMO_FUNDING_ATOMIC],
+        nonce: 1 + i,
+      }),
+    );
+  }
+  for (const hash of hashes) {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`Funding transaction ${hash} failed`);
+  }
+  return { deployed: true, tokenAddress: LOCAL_TOKEN_ADDRESS, funded };
+}
+
+// One queue per RPC URL: concurrent faucet calls must not pick the same deployer nonce.
+const mintQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Mints `amountAtomic` test USDC to `to` from the deployer (the token owner) and waits for
+ * the receipt. For the dev faucet: refuses anything but the local chain (id 31337). The
+ * caller enforces FAUCET_MAX_ATOMIC.
+ */
+export async function mintTestUsdc(
+  rpcUrl: string,
+  to: Address,
+  amountAtomic: bigint,
+  tokenAddress: Address = LOCAL_TOKEN_ADDRESS,
+): Promise<Hex> {
+  if (amountAtomic <= 0n) throw new RangeError("mint amount must be positive");
+  const recipient = getAddress(to);
+  const previous = mintQueues.get(rpcUrl) ?? Promise.resolve();
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const { publicClient, walletClient } = await localClients(rpcUrl);
+      const code = await publicClient.getCode({ address: tokenAddress });
+      if (!code || code === "0x") {
+        throw new Error(
+          `No test USDC contract at ${tokenAddress} on ${rpcUrl}: start the chain (npm run chain).`,
+        );
+      }
+      const nonce = await publicClient.getTransactionCount({
+        address: DEPLOYER_ADDRESS,
+        blockTag: "pending",
+      });
+      const hash = await walletClient.writeContract({
+        address: tokenAddress,
+        abi: testUsdcAbi,
+        functionName: "mint",
+        args: [recipient, amountAtomic],
+        nonce,
+      });
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") throw new Error(`Mint transaction ${hash} failed`);
+      return hash;
+    });
+  mintQueues.set(rpcUrl, run);
+  try {
+    return await run;
+  } finally {
+    if (mintQueues.get(rpcUrl) === run) mintQueues.delete(rpcUrl);
+  }
+}
+
+async function localClients(rpcUrl: string) {
+  const chain = localChain(rpcUrl);
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 100 });
+  const chainId = await publicClient.getChainId();
+  if (chainId !== LOCAL_CHAIN_ID) {
+    throw new Error(`${rpcUrl} is chain ${chainId}, not the local chain (${LOCAL_CHAIN_ID})`);
+  }
+  const walletClient = createWalletClient({
+    account: privateKeyToAccount(DEPLOYER_PRIVATE_KEY),
+    chain,
+    transport,
+    pollingInterval: 100,
+  });
+  return { publicClient, walletClient };
+}
+
+async function ensureMulticall3(
+  rpcUrl: string,
+  publicClient: Awaited<ReturnType<typeof localClients>>["publicClient"],
+): Promise<void> {
+  const code = await publicClient.getCode({ address: MULTICALL3_ADDRESS });
+  if (code && code !== "0x") return;
+  const ok = await publicClient.request<{
+    Method: "evm_setAccountCode";
+    Parameters: [Address, Hex];
+    ReturnType: boolean;
+  }>({ method: "evm_setAccountCode", params: [MULTICALL3_ADDRESS, multicall3DeployedBytecode] });
+  if (!ok) throw new Error(`evm_setAccountCode failed on ${rpcUrl} (is it ganache?)`);
+}

@@ -1,0 +1,196 @@
+// The facilitator's gas key sends its transactions one at a time, in nonce order.
+//
+// Why (issue 15, measured): with viem's nonce manager, concurrent settlements took their
+// nonces before preparing their transactions and then raced to the node. A later nonce often
+// arrived first; the node holds such a transaction until the gap is filled, and the earlier
+// one's own preparation calls queued behind the held requests. After viem's 10 s RPC timeout
+// the held sends failed with "The request took too long to respond", which @x402/evm reports
+// as `invalid_exact_evm_transaction_failed`: a refusal for transactions the node had
+// accepted. Two processes with the same key collide outright. Here one queue per key assigns
+// the nonce, prepares, signs and broadcasts each transaction before the next one starts, and
+// a broadcast whose outcome is unclear is checked against the node and retried with the very
+// same signed bytes (same hash), never reported as a refusal.
+import {
+  keccak256,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+  TransactionNotFoundError,
+} from "viem";
+
+export interface SendRequest {
+  to: Hex;
+  data: Hex;
+}
+
+/** What a sender tells its owner about each transaction, as soon as the hash is known. */
+export interface SignedTransaction {
+  hash: Hex;
+  nonce: number;
+  request: SendRequest;
+}
+
+/** Hears a transaction's hash before it is broadcast; the broadcast waits for it. */
+export type OnSigned = (tx: SignedTransaction) => Promise<void> | void;
+
+export interface SerialSenderOptions {
+  account: LocalAccount;
+  client: PublicClient;
+  chainId: number;
+  /** Broadcast attempts for one transaction before giving up (its outcome then unknown). */
+  maxAttempts?: number;
+  /** First retry delay; doubles per attempt. */
+  retryDelayMs?: number;
+}
+
+/** The node refused the transaction itself (it would revert, or the key cannot pay gas). */
+export class TransactionRejectedError extends Error {
+  override name = "TransactionRejectedError";
+}
+
+const ALREADY_KNOWN = /already known|known transaction|already imported/i;
+const NONCE_ERROR =
+  /nonce too low|nonce.*(already|used)|replacement transaction underpriced|transaction can't be replaced/i;
+const REJECTED =
+  /execution reverted|revert|insufficient funds for gas|intrinsic gas too low|exceeds block gas limit/i;
+
+export class SerialSender {
+  readonly address: Hex;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The next nonce this sender will use, when it knows better than the node's count. */
+  private nextNonce: number | undefined;
+  /** Hashes of this sender's transactions by nonce, until the chain has mined past them. */
+  private readonly sent = new Map<number, Hex>();
+
+  constructor(private readonly options: SerialSenderOptions) {
+    this.address = options.account.address;
+  }
+
+  /**
+   * Queues a transaction; resolves with its hash once the node has it. `onSigned` hears the
+   * hash before each broadcast attempt (the transaction may still never land).
+   */
+  send(request: SendRequest, onSigned?: OnSigned): Promise<Hex> {
+    const run = this.queue.then(() => this.sendNow(request, onSigned));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sendNow(request: SendRequest, onSigned?: OnSigned): Promise<Hex> {
+    const { client, account, chainId } = this.options;
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    const gas = await this.estimateGas(request);
+    const fees = await client.estimateFeesPerGas();
+    let lastError: unknown;
+    let nonce = await this.pickNonce();
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const raw = await account.signTransaction!({
+        chainId,
+        type: "eip1559",
+        nonce,
+        to: request.to,
+        data: request.data,
+        gas: (gas * 12n) / 10n,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      const hash = keccak256(raw);
+      try {
+        await onSigned?.({ hash, nonce, request });
+      } catch (error) {
+        console.error(`Could not record transaction ${hash} before broadcasting it:`, error);
+      }
+      try {
+        await client.request({ method: "eth_sendRawTransaction", params: [raw] });
+        return this.recordSent(nonce, hash);
+      } catch (error) {
+        lastError = error;
+        const message = errorText(error);
+        // The request may have reached the node before it failed: ask.
+        if (ALREADY_KNOWN.test(message) || (await this.nodeKnows(hash, false))) {
+          return this.recordSent(nonce, hash);
+        }
+        if (NONCE_ERROR.test(message)) {
+          // Someone else used this nonce (another process with the key): take the next one.
+          this.nextNonce = undefined;
+          nonce = Math.max(await this.pickNonce(), nonce + 1);
+          continue;
+        }
+        if (REJECTED.test(message)) throw new TransactionRejectedError(message);
+        // Transport trouble: the same signed bytes again after a pause.
+        await sleep((this.options.retryDelayMs ?? 200) * 2 ** (attempt - 1));
+      }
+    }
+    // Unknown whether it was broadcast; the next send asks the node again.
+    this.nextNonce = undefined;
+    throw lastError;
+  }
+
+  private async estimateGas(request: SendRequest): Promise<bigint> {
+    try {
+      return await this.options.client.estimateGas({
+        account: this.options.account.address,
+        to: request.to,
+        data: request.data,
+      });
+    } catch (error) {
+      if (REJECTED.test(errorText(error))) throw new TransactionRejectedError(errorText(error));
+      throw error;
+    }
+  }
+
+  /**
+   * The node's count of this key's transactions, unless this sender has sent transactions the
+   * node still holds but does not count yet (a paused or slow chain): then the one after them.
+   * A transaction the node dropped (a chain reset) frees its nonce again.
+   */
+  private async pickNonce(): Promise<number> {
+    const { client } = this.options;
+    const counted = await client.getTransactionCount({
+      address: this.address,
+      blockTag: "pending",
+    });
+    for (const nonce of this.sent.keys()) if (nonce < counted) this.sent.delete(nonce);
+    if (this.nextNonce === undefined || this.nextNonce <= counted) return counted;
+    // Ours from `counted` on are sent but not counted. If the node lost the oldest or the
+    // newest of them (a chain reset), start again from its count.
+    const oldest = this.sent.get(counted);
+    const newest = this.sent.get(this.nextNonce - 1);
+    if (
+      oldest &&
+      newest &&
+      (await this.nodeKnows(oldest, true)) &&
+      (await this.nodeKnows(newest, true))
+    ) {
+      return this.nextNonce;
+    }
+    this.sent.clear();
+    return counted;
+  }
+
+  private recordSent(nonce: number, hash: Hex): Hex {
+    this.sent.set(nonce, hash);
+    this.nextNonce = nonce + 1;
+    return hash;
+  }
+
+  /** Whether the node has the transaction (pending or mined); `ifUnsure` when it cannot say. */
+  private async nodeKnows(hash: Hex, ifUnsure: boolean): Promise<boolean> {
+    try {
+      await this.options.client.getTransaction({ hash });
+      return true;
+    } catch (error) {
+      return error instanceof TransactionNotFoundError ? false : ifUnsure;
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const details = (error as { details?: unknown }).details;
+    return `${error.message} ${typeof details === "string" ? details : ""}`;
+  }
+  return String(error);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,50 @@
+// The app server's entry point: `node --import tsx server/main.ts [--dev] [-H host] [-p port]`.
+// npm start, npm run dev, the tests and the benchmark all start the app through it (never
+// plain `next start`: see server/app-server.ts for what this server decides before Next).
+import { parseArgs } from "node:util";
+import { startAppServer } from "./app-server";
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      dev: { type: "boolean", default: false },
+      // A built app as a test server (the benchmark's): NODE_ENV=test, loopback only.
+      test: { type: "boolean", default: false },
+      hostname: { type: "string", short: "H" },
+      port: { type: "string", short: "p" },
+    },
+  });
+  // Before any configuration is read: a production server started without NODE_ENV must not
+  // fall back to development's origins and non-Secure cookies.
+  const env = process.env as Record<string, string | undefined>;
+  const mode = values.dev ? "development" : values.test ? "test" : "production";
+  env.NODE_ENV ??= mode;
+  // NODE_ENV alone never turns a production start into a test server (which skips
+  // production's refusals): that takes --test, and a test server listens on loopback only.
+  if (env.NODE_ENV !== mode) {
+    throw new Error(`NODE_ENV=${env.NODE_ENV} does not match a ${mode} start`);
+  }
+  if (values.test && !["127.0.0.1", "::1", "localhost"].includes(values.hostname ?? "")) {
+    throw new Error("a --test server listens on loopback only: pass -H 127.0.0.1");
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`bad port: ${port}`);
+  const app = await startAppServer({ dev: values.dev, hostname: values.hostname, port });
+  console.log(`> Ready on ${app.url} (${mode})`);
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const forced = setTimeout(() => process.exit(0), 5_000);
+    forced.unref();
+    app.close().finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import { trackProcessGroup } from "./process-groups";
+import { appServerArgs } from "./run";
+
+/** The production app server (server/main.ts) as a child process on 127.0.0.1, as tests and the benchmark run it. */
+export interface NextServer {
+  url: string;
+  stop(): Promise<void>;
+  /** SIGKILL at once: the process dies mid-request, as a crash would. */
+  kill(): Promise<void>;
+  logs(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the production build with `env` on top of this process's environment and waits
+ * until the API answers. `APP_URL` defaults to the server's own URL (each launch picks a new
+ * port); pass `APP_URL: ""` to start without one. The server runs in its own process group
+ * so `stop` ends it whole.
+ */
+export async function launchNextServer(env: Record<string, string>): Promise<NextServer> {
+  const port = await freePort();
+  let output = "";
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...appServerArgs,
+      ...(env.NODE_ENV === "test" ? ["--test"] : []),
+      "-H",
+      "127.0.0.1",
+      "-p",
+      String(port),
+    ],
+    {
+      env: {
+        ...(process.env as Record<string, string>),
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        ...env,
+        APP_URL: env.APP_URL ?? url,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  const untrack = trackProcessGroup(child.pid!);
+  child.once("exit", untrack);
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the app server exited early:\n${output}`);
+    if (output.includes("is in use by process")) {
+      await stop();
+      throw new Error(`the server's embedded database is held by another process:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${url}/api/v1/jobs?limit=1`);
+      if (response.ok) return { url, stop, kill, logs: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  await stop();
+  throw new Error(`the app server did not become ready:\n${output}`);
+}
