@@ -10,6 +10,10 @@
 // share of the framework's best case the real handler reaches. Loopback only; the schema is
 // dropped afterwards.
 //
+// Then payments: BENCH_PAYMENTS posters (default 50; 0 skips) pay as many different jobs at
+// once through @x402/fetch; payments per second beside the chain's own rate of mined
+// transfers from one key in the same run (tools/bench-payments.ts).
+//
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test),
 // BENCH_SIZES (default "1000,100000"), BENCH_DURATION seconds per measurement (10),
 // BENCH_WARMUP seconds before each (2), BENCH_CONNECTIONS (10), NEXT_DIST_DIR (the build to
@@ -26,6 +30,7 @@ import { resolveDbTarget } from "@/lib/db/target";
 import { quoteIdent } from "@/lib/db/sql";
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { startTestChain } from "@/tests/helpers/chain";
+import { measureChainTransferRate, measurePaymentBurst } from "./bench-payments";
 import { launchNextServer, type NextServer } from "./next-server";
 import { mustRun, nextBin } from "./run";
 
@@ -39,6 +44,7 @@ const DURATION = positive("BENCH_DURATION", 10);
 const WARMUP = positive("BENCH_WARMUP", 2, true);
 const CONNECTIONS = positive("BENCH_CONNECTIONS", 10);
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
+const PAYMENTS = positive("BENCH_PAYMENTS", 50, true);
 
 function positive(name: string, fallback: number, zeroOk = false): number {
   const value = process.env[name] ? Number(process.env[name]) : fallback;
@@ -160,6 +166,9 @@ function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
     ...LOCAL_FACILITATOR_ENV,
     CHAIN_RPC_URL: rpcUrl,
     BENCHMARK_MODE: "true",
+    // The payment burst signs in and writes from many wallets on one address.
+    RATE_LIMIT_WRITES_PER_MINUTE: "100000",
+    RATE_LIMIT_AUTH_PER_MINUTE: "100000",
   });
 }
 
@@ -359,6 +368,18 @@ async function main() {
       }
     }
     printTable(measurements);
+
+    if (PAYMENTS > 0) {
+      console.log(`\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once`);
+      const burst = await measurePaymentBurst(server.url, chain.rpcUrl, PAYMENTS);
+      const rate = await measureChainTransferRate(chain.rpcUrl, PAYMENTS);
+      console.log(
+        `payments: ${burst.settled}/${burst.payments} settled in ${burst.seconds.toFixed(1)} s = ` +
+          `${burst.perSecond.toFixed(1)} payments/s; the chain alone: ${rate.transfers} transfers ` +
+          `from one key in ${rate.seconds.toFixed(1)} s = ${rate.perSecond.toFixed(1)} transfers/s ` +
+          `(${((100 * burst.perSecond) / rate.perSecond).toFixed(0)}%)`,
+      );
+    }
   } finally {
     process.off("SIGINT", interrupted);
     process.off("SIGTERM", interrupted);
