@@ -9,10 +9,10 @@ const DEV_MACHINERY = {
   message: "Development and test machinery: only scripts, tests and app/api/dev import it.",
 };
 const SERVER_CODE = {
-  regex: "^@/(lib/(?!shared(/|$))|server/)",
+  regex: "^@/(lib/(?!(shared|client)(/|$))|server/)",
   allowTypeImports: true,
   message:
-    "Browser and shared code imports only lib/shared (server modules hold keys and secrets); pass data as props.",
+    "Browser and shared code imports only lib/shared and lib/client (server modules hold keys and secrets); pass data as props.",
 };
 
 export default defineConfig([
@@ -51,6 +51,26 @@ export default defineConfig([
       "@typescript-eslint/no-restricted-imports": [
         "error",
         { patterns: [DEV_MACHINERY, SERVER_CODE] },
+      ],
+    },
+  },
+  {
+    // The typed client: isomorphic, for programs and the browser. lib/shared and packages only.
+    files: ["lib/client/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            DEV_MACHINERY,
+            {
+              regex: "^@/(lib/(?!shared/|client/)|server/|components/)",
+              message: "lib/client is isomorphic: it imports only lib/shared and packages.",
+            },
+            { group: ["node:*"], message: "lib/client runs in the browser too." },
+          ],
+        },
       ],
     },
   },

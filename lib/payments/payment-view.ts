@@ -17,8 +17,8 @@ export function toPaymentView(row: Settlement): PaymentView {
     payTo: getAddress(row.payTo),
     amountUsdc: atomicToUsdc(row.amountAtomic),
     proposalId: row.proposalId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

@@ -1,83 +1,25 @@
-import type { Address } from "viem";
-import type { Category, JobStatus, ProposalStatus } from "./enums";
+import type { z } from "zod";
+import type {
+  agentViewSchema,
+  attachmentMetaSchema,
+  jobViewSchema,
+  paymentViewSchema,
+  proposalViewSchema,
+  reviewViewSchema,
+} from "./schemas/views";
 
-/** The API's JSON shapes (docs/api.md). Pages and the browser render the same objects. */
+/**
+ * The API's JSON shapes (docs/api.md), inferred from their schemas (schemas/views.ts, which
+ * the OpenAPI document also uses). Pages and the browser render the same objects.
+ */
 
-export interface AttachmentMeta {
-  id: string;
-  name: string;
-  size: number;
-  type: string;
-}
-
-export interface JobView {
-  id: string;
-  title: string;
-  description: string;
-  category: Category;
-  budgetUsdc: number;
-  timelineDays: number;
-  requirements: string[];
-  handle: string;
-  status: JobStatus;
-  posterAddress: Address;
-  posterVerified: boolean;
-  assignedAgentId: string | null;
-  acceptedProposalId: string | null;
-  paymentTxHash: string | null;
-  attachments: AttachmentMeta[];
-  createdAt: string;
-  updatedAt: string;
-  deliveredAt: string | null;
-  completedAt: string | null;
-}
-
-export interface ProposalView {
-  id: string;
-  jobId: string;
-  agentId: string;
-  bidUsdc: number;
-  etaDays: number;
-  message: string;
-  status: ProposalStatus;
-  createdAt: string;
-}
-
-export interface AgentView {
-  id: string;
-  name: string;
-  description: string;
-  rating: number;
-  reviewCount: number;
-  walletAddress: Address;
-  operatorAddress: Address;
-  categories: Category[];
-  completedJobs: number;
-  createdAt: string;
-}
-
-export interface ReviewView {
-  id: string;
-  agentId: string;
-  jobId: string;
-  reviewerAddress: Address;
-  rating: number;
-  comment: string;
-  createdAt: string;
-}
-
+export type AttachmentMeta = z.output<typeof attachmentMetaSchema>;
+export type JobView = z.output<typeof jobViewSchema>;
+export type ProposalView = z.output<typeof proposalViewSchema>;
+export type AgentView = z.output<typeof agentViewSchema>;
+export type ReviewView = z.output<typeof reviewViewSchema>;
 /** A job's payment (GET /api/v1/jobs/:id/payment). */
-export interface PaymentView {
-  status: "pending" | "succeeded" | "failed";
-  txHash: string | null;
-  network: string;
-  payer: string;
-  payTo: string;
-  amountUsdc: number;
-  proposalId: string;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-}
+export type PaymentView = z.output<typeof paymentViewSchema>;
 
 /** What the browser needs to know about payments (lib/payments/public-config.ts builds it). */
 export interface PublicPaymentConfig {

@@ -1,5 +1,6 @@
 import type { LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
+import { assertMatchesApiDocument } from "./openapi";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -9,7 +10,8 @@ export interface ApiResponse<T = any> {
 
 /**
  * A programmatic client as the README describes one: SIWE sign-in with a real viem
- * account, then the `marketplace_session` cookie on every request.
+ * account, then the `marketplace_session` cookie on every request. Every answer is checked
+ * against the OpenAPI document (./openapi.ts).
  */
 export class ApiClient {
   cookie: string | undefined;
@@ -49,6 +51,13 @@ export class ApiClient {
     } catch {
       // non-JSON (downloads)
     }
+    assertMatchesApiDocument(
+      method,
+      this.baseUrl + path,
+      response.status,
+      response.headers,
+      parsed,
+    );
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
 

@@ -1,32 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import { createPublicClient, getAddress, http, type LocalAccount, toHex } from "viem";
 import { testUsdcAbi, transferWithAuthorizationTypes } from "@/dev/contracts";
 import type { EvmAuthorization as Authorization } from "@/lib/payments/payment-header";
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
+import { type PaymentLimits, x402PayingFetch } from "@/lib/client";
 
-/** A payer as the README shows one: @x402/fetch with spend controls naming our token. */
+/** A payer as the README shows one: the typed client's paying fetch, limited to our token. */
 export function payingFetch(account: LocalAccount, baseFetch: typeof fetch = fetch) {
-  return wrapFetchWithPayment(
-    baseFetch,
-    x402Client.fromConfig({
-      schemes: [{ network: LOCAL_NETWORK, client: new ExactEvmScheme(account) }],
-      spendControls: {
-        allowedAssets: [
-          {
-            network: LOCAL_NETWORK,
-            asset: LOCAL_TOKEN_ADDRESS,
-            maxAmountPerPayment: "1000000000000",
-          },
-        ],
-      },
-    }),
-  );
+  return x402PayingFetch(account, LOCAL_PAYMENT_LIMITS, baseFetch);
 }
+
+export const LOCAL_PAYMENT_LIMITS: PaymentLimits = {
+  network: LOCAL_NETWORK,
+  asset: LOCAL_TOKEN_ADDRESS,
+  maxUsdc: 1_000_000,
+};
 
 export async function fetchChallenge(
   url: string,

@@ -1,0 +1,8 @@
+// GET /api/v1/openapi.json: the API's OpenAPI 3.1 document (lib/openapi/document.ts).
+import { otherMethods, route } from "@/lib/http";
+import { apiDocument } from "@/lib/openapi/document";
+
+export const GET = route({}, async () =>
+  Response.json(apiDocument(), { headers: { "Cache-Control": "public, max-age=300" } }),
+);
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

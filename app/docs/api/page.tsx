@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { ApiReference } from "@/components/docs/api-reference";
+import { apiDocument } from "@/lib/openapi/document";
+
+export const metadata: Metadata = { title: "API reference" };
+
+/** The OpenAPI document rendered by a locally bundled viewer (no CDN, no web fonts). */
+export default function ApiDocsPage() {
+  return (
+    <div className="space-y-4">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">API reference</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          The same document as{" "}
+          <a className="underline" href="/api/v1/openapi.json">
+            /api/v1/openapi.json
+          </a>
+          , generated from the schemas the routes validate with.
+        </p>
+      </header>
+      <ApiReference spec={apiDocument()} />
+    </div>
+  );
+}

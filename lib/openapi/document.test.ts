@@ -1,0 +1,136 @@
+// The OpenAPI document: valid OpenAPI 3.1, one operation for every route method and none
+// more, the typed client's generated types in step with it, and the checker the HTTP suites
+// run every answer through refuses what does not match.
+import fs from "node:fs";
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { CLIENT_TYPES_FILE, generateClientTypes } from "@/tools/generate-client";
+import { assertMatchesApiDocument } from "@/tests/helpers/openapi";
+import { apiDocument } from "./document";
+
+const API_DIR = path.join(process.cwd(), "app/api");
+/** Not the API: development hooks (404 unless enabled) and the JSON 404 for unknown paths. */
+const NOT_API = new Set(["/api/dev/{hook}", "/api/{...path}"]);
+
+/** Every `route.ts` under app/api as "METHOD /path/{param}", from the methods it accepts. */
+function routeOperations(): string[] {
+  const operations: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (entry.name === "route.ts") {
+        const route = `/api/${path.relative(API_DIR, dir)}`.replace(/\[([^\]]+)\]/g, "{$1}");
+        if (NOT_API.has(route)) continue;
+        // Each route answers 405 for the rest with `otherMethods("GET, POST")`: its Allow list.
+        const allowed = /otherMethods\("([^"]+)"\)/.exec(fs.readFileSync(full, "utf8"))?.[1];
+        if (!allowed) throw new Error(`${full} does not declare its methods with otherMethods()`);
+        for (const method of allowed.split(/,\s*/)) operations.push(`${method} ${route}`);
+      }
+    }
+  };
+  visit(API_DIR);
+  return operations.sort();
+}
+
+function documentedOperations(): string[] {
+  const paths = apiDocument().paths ?? {};
+  return Object.entries(paths)
+    .flatMap(([route, item]) =>
+      ["get", "post", "put", "patch", "delete"]
+        .filter((method) => item && method in item)
+        .map((method) => `${method.toUpperCase()} ${route}`),
+    )
+    .sort();
+}
+
+describe("the OpenAPI document", () => {
+  it("is valid OpenAPI 3.1", async () => {
+    const result = await new Validator().validate(apiDocument() as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(apiDocument().openapi).toBe("3.1.0");
+  });
+
+  it("documents every route's methods under app/api, and nothing else", () => {
+    const routes = routeOperations();
+    expect(routes.length).toBeGreaterThan(15);
+    expect(documentedOperations()).toEqual(routes);
+  });
+
+  it("gives every operation its error answers with examples", () => {
+    for (const [route, item] of Object.entries(apiDocument().paths ?? {})) {
+      for (const [method, operation] of Object.entries(item ?? {})) {
+        const statuses = Object.keys((operation as { responses: object }).responses);
+        expect(
+          statuses.some((s) => s.startsWith("2")),
+          `${method} ${route}`,
+        ).toBe(true);
+        expect(
+          statuses.some((s) => /^[45]/.test(s)),
+          `${method} ${route}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("is what the typed client's types were generated from (npm run client:generate)", async () => {
+    expect(fs.readFileSync(CLIENT_TYPES_FILE, "utf8")).toBe(await generateClientTypes());
+  });
+});
+
+describe("the checker every HTTP suite runs its answers through", () => {
+  const url = "http://127.0.0.1:3000/api/v1/jobs/job_1";
+  const json = new Headers({ "content-type": "application/json" });
+  const job = {
+    id: "job_1",
+    title: "t",
+    description: "d",
+    category: "data",
+    budgetUsdc: 5,
+    timelineDays: 2,
+    requirements: [],
+    handle: "@h",
+    status: "open",
+    posterAddress: "0x22d491Bde2303f2f43325b2108D26f1eAbA1e32b",
+    posterVerified: true,
+    assignedAgentId: null,
+    acceptedProposalId: null,
+    paymentTxHash: null,
+    attachments: [],
+    createdAt: "2026-11-22T10:00:00.000Z",
+    updatedAt: "2026-11-22T10:00:00.000Z",
+    deliveredAt: null,
+    completedAt: null,
+  };
+
+  it("accepts a documented answer", () => {
+    expect(() => assertMatchesApiDocument("GET", url, 200, json, { data: job })).not.toThrow();
+  });
+
+  it("refuses a body that does not match, an undocumented status, a missing header", () => {
+    const { status: _status, ...noStatus } = job;
+    expect(() => assertMatchesApiDocument("GET", url, 200, json, { data: noStatus })).toThrow(
+      /must have required property 'status'/,
+    );
+    expect(() =>
+      assertMatchesApiDocument("GET", url, 200, json, { data: { ...job, status: "paid" } }),
+    ).toThrow(/does not match/);
+    expect(() => assertMatchesApiDocument("GET", url, 409, json, { error: "x" })).toThrow(
+      /not documented/,
+    );
+    expect(() =>
+      assertMatchesApiDocument(
+        "POST",
+        "http://127.0.0.1:3000/api/jobs/job_1/settle?proposalId=p",
+        402,
+        json,
+        { error: "payment required", code: "payment_required" },
+      ),
+    ).toThrow(/missing header payment-required/);
+    expect(() =>
+      assertMatchesApiDocument("GET", "http://127.0.0.1:3000/api/v1/nothing", 200, json, {}),
+    ).toThrow(/not in the OpenAPI document/);
+  });
+});

@@ -1,0 +1,144 @@
+// The API's JSON answers, as zod schemas: the one source of the view types (lib/shared/views.ts
+// infers them), of the OpenAPI document's response schemas (lib/openapi) and so of the typed
+// client. A test validates every answer the HTTP suites observe against the document.
+import { z } from "zod";
+import { CATEGORIES, JOB_STATUSES, PROPOSAL_STATUSES } from "../enums";
+
+const hex = (what: string, length: number) =>
+  z
+    .templateLiteral(["0x", z.string()])
+    .check(z.regex(new RegExp(`^0x[0-9a-fA-F]{${length}}$`)))
+    .meta({ description: what });
+
+export const addressView = hex("A checksummed EVM address", 40).meta({
+  id: "Address",
+  example: "0x22d491Bde2303f2f43325b2108D26f1eAbA1e32b",
+});
+export const txHashView = hex("A transaction hash", 64).meta({
+  id: "TxHash",
+  example: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+});
+const timestamp = z.iso.datetime().meta({ example: "2026-11-22T10:00:00.000Z" });
+const usdc = z.number().meta({ description: "USDC, up to 6 decimals", example: 12.5 });
+const categoryView = z.enum(CATEGORIES).meta({ id: "Category" });
+
+export const attachmentMetaSchema = z
+  .object({ id: z.string(), name: z.string(), size: z.int(), type: z.string() })
+  .meta({ id: "AttachmentMeta", description: "A delivered file (download it by id)." });
+
+export const jobViewSchema = z
+  .object({
+    id: z.string().meta({ example: "job_2f7c1a9e0b3d4c5e" }),
+    title: z.string(),
+    description: z.string(),
+    category: categoryView,
+    budgetUsdc: usdc,
+    timelineDays: z.int(),
+    requirements: z.array(z.string()),
+    handle: z.string(),
+    status: z.enum(JOB_STATUSES).meta({ id: "JobStatus" }),
+    posterAddress: addressView,
+    posterVerified: z.boolean(),
+    assignedAgentId: z.string().nullable(),
+    acceptedProposalId: z.string().nullable(),
+    paymentTxHash: z.string().nullable(),
+    attachments: z.array(attachmentMetaSchema),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deliveredAt: timestamp.nullable(),
+    completedAt: timestamp.nullable(),
+  })
+  .meta({ id: "Job" });
+
+export const proposalViewSchema = z
+  .object({
+    id: z.string(),
+    jobId: z.string(),
+    agentId: z.string(),
+    bidUsdc: usdc,
+    etaDays: z.int(),
+    message: z.string(),
+    status: z.enum(PROPOSAL_STATUSES).meta({ id: "ProposalStatus" }),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Proposal" });
+
+export const agentViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    rating: z.number().meta({ description: "Mean review rating, 0 without reviews" }),
+    reviewCount: z.int(),
+    walletAddress: addressView,
+    operatorAddress: addressView,
+    categories: z.array(categoryView),
+    completedJobs: z.int(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Agent" });
+
+export const reviewViewSchema = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    jobId: z.string(),
+    reviewerAddress: addressView,
+    rating: z.int().min(1).max(5),
+    comment: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Review" });
+
+export const paymentViewSchema = z
+  .object({
+    status: z.enum(["pending", "succeeded", "failed"]),
+    txHash: z.string().nullable(),
+    network: z.string().meta({ example: "eip155:8453" }),
+    payer: addressView,
+    payTo: addressView,
+    amountUsdc: usdc,
+    proposalId: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Payment", description: "A job's live or latest settlement." });
+
+export const settlementViewSchema = z
+  .object({
+    txHash: txHashView,
+    network: z.string(),
+    payer: addressView,
+    payTo: addressView,
+    amountUsdc: usdc,
+    jobId: z.string(),
+    proposalId: z.string(),
+  })
+  .meta({ id: "Settlement", description: "A settled payment: accept the proposal with txHash." });
+
+export const sessionViewSchema = z.object({ address: addressView }).meta({ id: "Session" });
+export const nonceViewSchema = z
+  .object({ nonce: z.string().meta({ example: "f3a9c2d1e0b84c7a" }) })
+  .meta({ id: "Nonce" });
+export const okViewSchema = z.object({ ok: z.literal(true) });
+
+/** `{ error }` (and `code` where the contract names one). */
+export const errorBodySchema = z
+  .object({
+    error: z.string().meta({ description: "A readable reason" }),
+    code: z.string().optional().meta({ description: "A stable code a program can act on" }),
+  })
+  .meta({ id: "Error" });
+
+/** `{ data }`. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+/** `{ data: [...], meta: { nextCursor } }`: pass nextCursor back as `cursor` for the next page. */
+export function pageEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    meta: z.object({ nextCursor: z.string().nullable() }),
+  });
+}

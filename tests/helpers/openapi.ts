@@ -1,0 +1,97 @@
+// Every answer the HTTP suites observe through ApiClient is checked against the OpenAPI
+// document (lib/openapi): the path and method must be documented (else the answer must be
+// the JSON 404 or 405), the status must be one the operation lists, required headers present,
+// and a JSON body must validate against the documented schema.
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { apiDocument } from "@/lib/openapi/document";
+
+type Operation = {
+  responses: Record<
+    string,
+    {
+      content?: Record<string, unknown>;
+      headers?: Record<string, { required?: boolean }>;
+    }
+  >;
+};
+
+const DOC_ID = "openapi.json";
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+let matchers: { template: string; pattern: RegExp }[] | undefined;
+
+function document() {
+  return apiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
+}
+
+function validatorFor(pointer: string): ValidateFunction {
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ ...document(), $id: DOC_ID });
+  }
+  let validate = validators.get(pointer);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `${DOC_ID}#${pointer}` });
+    validators.set(pointer, validate);
+  }
+  return validate;
+}
+
+const escapePointer = (part: string) => part.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The documented path template for a concrete path, or undefined. */
+export function documentedPath(pathname: string): string | undefined {
+  matchers ??= Object.keys(document().paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+").replace(/\./g, "\\.")}$`),
+  }));
+  return matchers.find((matcher) => matcher.pattern.test(pathname))?.template;
+}
+
+const isErrorBody = (body: unknown) =>
+  typeof body === "object" &&
+  body !== null &&
+  typeof (body as { error?: unknown }).error === "string";
+
+/** Throws a readable error when an observed answer does not match the document. */
+export function assertMatchesApiDocument(
+  method: string,
+  url: string,
+  status: number,
+  headers: Headers,
+  body: unknown,
+): void {
+  const { pathname } = new URL(url);
+  if (pathname.startsWith("/api/dev/")) return; // development machinery, not the API
+  const where = `${method} ${pathname} → ${status}`;
+  const template = documentedPath(pathname);
+  const operation = template ? document().paths[template]![method.toLowerCase()] : undefined;
+  if (!template || !operation) {
+    const expected = template ? 405 : 404;
+    if (status !== expected || !isErrorBody(body)) {
+      throw new Error(`${where}: not in the OpenAPI document, and not its JSON ${expected}`);
+    }
+    return;
+  }
+  const response = operation.responses[String(status)];
+  if (!response) {
+    throw new Error(
+      `${where}: status ${status} is not documented (documented: ${Object.keys(operation.responses).join(", ")})`,
+    );
+  }
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    if (header.required && !headers.has(name)) throw new Error(`${where}: missing header ${name}`);
+  }
+  if (!response.content?.["application/json"]) return;
+  const pointer = ["paths", template, method.toLowerCase(), "responses", String(status)]
+    .map(escapePointer)
+    .join("/");
+  const validate = validatorFor(`/${pointer}/content/application~1json/schema`);
+  if (!validate(body)) {
+    throw new Error(
+      `${where}: the body does not match the OpenAPI document: ${ajv!.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
+  }
+}
