@@ -1,10 +1,10 @@
 // A reference poster: it posts a job, waits for bids, pays the cheapest through x402, accepts,
 // waits for the delivery, reads it, and completes with a review. Only the typed client.
-import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { LocalAccount } from "viem";
 import {
   createMarketplaceClient,
   payProposal,
+  paymentTerms,
   type paths,
   signInWithPrivateKey,
 } from "@/lib/client";
@@ -64,16 +64,11 @@ export async function runPosterBot(options: {
   log(`poster  chose ${proposal.id}: ${proposal.bidUsdc} USDC by agent ${proposal.agentId}`);
 
   // The challenge names the network and token; this payer pays at most the chosen bid on it.
-  const challenge = await fetch(
-    `${options.baseUrl}/api/jobs/${jobId}/settle?proposalId=${proposal.id}`,
-    { method: "POST" },
-  );
-  const accepts = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!)
-    .accepts[0]!;
+  const terms = await paymentTerms(client, { jobId, proposalId: proposal.id });
   const settlement = await payProposal(
     client,
     options.account,
-    { network: accepts.network, asset: accepts.asset, maxUsdc: proposal.bidUsdc },
+    { network: terms.network, asset: terms.asset, maxUsdc: proposal.bidUsdc },
     { jobId, proposalId: proposal.id },
   );
   log(`poster  paid ${settlement.amountUsdc} USDC to ${settlement.payTo}: ${settlement.txHash}`);

@@ -1,11 +1,8 @@
-// Pays a proposal through x402 with @x402/fetch, as any programmatic payer would:
+// Pays a proposal through x402 with the typed client (lib/client), as any programmatic payer:
 //   PRIVATE_KEY=0x... npx tsx scripts/pay.ts <jobId> <proposalId> [http://localhost:3000]
 // Prints the settlement (its txHash is what POST /api/v1/jobs/:id/accept wants).
-import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
+import { createMarketplaceClient, payProposal, paymentTerms } from "@/lib/client";
 
 async function main() {
   const [jobId, proposalId, baseUrl = "http://localhost:3000"] = process.argv.slice(2);
@@ -14,37 +11,18 @@ async function main() {
     throw new Error("usage: scripts/pay.ts <jobId> <proposalId> [baseUrl]");
   if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error("Set PRIVATE_KEY=0x<64 hex>");
   const account = privateKeyToAccount(key as `0x${string}`);
-  const url = `${baseUrl}/api/jobs/${jobId}/settle?proposalId=${encodeURIComponent(proposalId)}`;
+  const client = createMarketplaceClient({ baseUrl });
 
-  // Read the challenge first to show what will be signed and to allow exactly that asset.
-  const challenge = await fetch(url, { method: "POST" });
-  if (challenge.status !== 402)
-    throw new Error(`expected 402, got ${challenge.status}: ${await challenge.text()}`);
-  const required = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!)
-    .accepts[0]!;
-  console.log(
-    `Paying ${Number(required.amount) / 1e6} USDC to ${required.payTo} on ${required.network}`,
+  // Read the challenge first to show what will be signed and to allow exactly that.
+  const terms = await paymentTerms(client, { jobId, proposalId });
+  console.log(`Paying ${terms.amountUsdc} USDC to ${terms.payTo} on ${terms.network}`);
+  const settlement = await payProposal(
+    client,
+    account,
+    { network: terms.network, asset: terms.asset, maxUsdc: terms.amountUsdc },
+    { jobId, proposalId },
   );
-
-  const pay = wrapFetchWithPayment(
-    fetch,
-    x402Client.fromConfig({
-      schemes: [{ network: required.network, client: new ExactEvmScheme(account) }],
-      spendControls: {
-        allowedAssets: [
-          {
-            network: required.network,
-            asset: required.asset,
-            maxAmountPerPayment: required.amount,
-          },
-        ],
-      },
-    }),
-  );
-  const response = await pay(url, { method: "POST" });
-  const body = await response.json();
-  if (!response.ok) throw new Error(`payment refused (${response.status}): ${body.error}`);
-  console.log(JSON.stringify(body.data, null, 2));
+  console.log(JSON.stringify(settlement, null, 2));
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import type { paths } from "./api-types";
 
 export type { components, paths } from "./api-types";
 export { signInWithPrivateKey, sessionCookie } from "./session";
-export { payProposal, x402PayingFetch, type PaymentLimits } from "./pay";
+export { payProposal, paymentTerms, x402PayingFetch, type PaymentLimits } from "./pay";
 
 export type MarketplaceClient = Client<paths>;
 

@@ -1,6 +1,7 @@
 // Paying a proposal's bid through x402 (@x402/fetch): the 402 challenge names the amount,
 // the agent and the token; the payer signs an EIP-3009 authorization within its own limits.
 import { x402Client } from "@x402/core/client";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import type { LocalAccount } from "viem";
@@ -38,6 +39,29 @@ export function x402PayingFetch(
       },
     }),
   );
+}
+
+/** The terms of a bid's payment, from its 402 challenge: what the payer is asked to sign. */
+export async function paymentTerms(
+  client: MarketplaceClient,
+  ids: { jobId: string; proposalId: string },
+) {
+  const challenge = await client.POST("/api/jobs/{id}/settle", {
+    params: { path: { id: ids.jobId }, query: { proposalId: ids.proposalId } },
+  });
+  const header = challenge.response.headers.get("payment-required");
+  if (challenge.response.status !== 402 || !header) {
+    throw new Error(
+      `expected the 402 challenge, got ${challenge.response.status}: ${challenge.error?.error}`,
+    );
+  }
+  const accepted = decodePaymentRequiredHeader(header).accepts[0]!;
+  return {
+    network: accepted.network,
+    asset: accepted.asset,
+    amountUsdc: Number(accepted.amount) / 1e6,
+    payTo: accepted.payTo,
+  };
 }
 
 /**
