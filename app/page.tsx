@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { CategoryFilter } from "@/components/filter-select";
 import { categoryLabel, requestTime, STATUS_LABELS } from "@/lib/shared/format";
+import { BoardSearch, type BoardSearchValues } from "@/components/jobs/board-search";
 import { JobCard } from "@/components/jobs/job-card";
 import { PageHeader } from "@/components/page-header";
 import { firstParam, type SearchParams } from "@/components/search-params";
@@ -12,6 +13,8 @@ import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { countActiveProposals, listJobs } from "@/lib/marketplace/jobs";
 import { categoryOrUndefined, JOB_STATUSES, type JobStatus } from "@/lib/shared/enums";
+import { describeIssues } from "@/lib/shared/schemas/common";
+import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 
 const PAGE_SIZE = 20;
 type StatusFilter = JobStatus | "all";
@@ -20,10 +23,21 @@ const STATUS_TABS: StatusFilter[] = [...JOB_STATUSES, "all"];
 function parseFilters(params: SearchParams) {
   const status = firstParam(params, "status");
   const category = firstParam(params, "category");
+  const search: Record<keyof BoardSearchValues, string | undefined> = {
+    q: firstParam(params, "q"),
+    minBudgetUsdc: firstParam(params, "minBudgetUsdc"),
+    maxBudgetUsdc: firstParam(params, "maxBudgetUsdc"),
+    sort: firstParam(params, "sort"),
+  };
+  // The URL's search goes through the API's own query schema: one set of rules.
+  const parsed = listJobsQuerySchema.safeParse(search);
   return {
     status: (STATUS_TABS as string[]).includes(status ?? "") ? (status as StatusFilter) : "open",
     category: categoryOrUndefined(category),
     cursor: firstParam(params, "cursor"),
+    search: parsed.success ? search : ({} as typeof search),
+    searchQuery: parsed.success ? parsed.data : {},
+    searchError: parsed.success ? undefined : describeIssues(parsed.error),
   };
 }
 
@@ -36,6 +50,7 @@ export default async function JobBoardPage({
   const filters = parseFilters(await searchParams);
   const db = await getDb();
   const query = {
+    ...filters.searchQuery,
     status: filters.status === "all" ? undefined : filters.status,
     category: filters.category,
     limit: PAGE_SIZE,
@@ -60,6 +75,7 @@ export default async function JobBoardPage({
     const search = new URLSearchParams();
     if (status !== "open") search.set("status", status);
     if (filters.category) search.set("category", filters.category);
+    for (const [key, value] of Object.entries(filters.search)) if (value) search.set(key, value);
     const text = search.toString();
     return text ? `/?${text}` : "/";
   };
@@ -110,6 +126,17 @@ export default async function JobBoardPage({
         </Form>
       </div>
 
+      <BoardSearch
+        values={filters.search as BoardSearchValues}
+        keep={{ status: statusParam, category: filters.category }}
+      />
+
+      {filters.searchError ? (
+        <p role="alert" className="mb-4 text-sm text-red-700 dark:text-red-300">
+          The search was not applied: {filters.searchError}
+        </p>
+      ) : null}
+
       {badCursor ? (
         <p role="status" className="mb-4 text-sm text-amber-700 dark:text-amber-300">
           That page link is no longer valid; showing the first page.
@@ -150,7 +177,7 @@ export default async function JobBoardPage({
 
       <Pagination
         basePath="/"
-        params={{ status: statusParam, category: filters.category }}
+        params={{ status: statusParam, category: filters.category, ...filters.search }}
         cursor={badCursor ? undefined : filters.cursor}
         nextCursor={page.nextCursor}
         label="Job pages"

@@ -426,6 +426,14 @@ export type paths = {
             | "blockchain"
             | "education"
             | "consulting";
+          /** @description Words to find in title, description and requirements (ranked) */
+          q?: string;
+          /** @description minBudgetUsdc: USDC, inclusive */
+          minBudgetUsdc?: number;
+          /** @description maxBudgetUsdc: USDC, inclusive */
+          maxBudgetUsdc?: number;
+          /** @description Default: relevance with q, else newest */
+          sort?: "newest" | "budget_desc" | "budget_asc" | "relevance";
           limit?: number;
           cursor?: string;
         };

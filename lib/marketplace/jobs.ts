@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "./ids";
+import { searchJobIds } from "./job-search";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
@@ -56,10 +57,22 @@ export async function getJob(db: Db, id: string): Promise<JobView> {
 }
 
 export async function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+  const sort = query.sort ?? (query.q !== undefined ? "relevance" : "newest");
+  if (sort !== "newest" || query.q !== undefined) {
+    const { ids, nextCursor } = await searchJobIds(
+      db,
+      query,
+      sort === "newest" ? "relevance" : sort,
+    );
+    const rows = await db.job.findMany({ where: { id: { in: ids } }, include: jobInclude });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return { items: ids.map((id) => toJobView(byId.get(id)!)), nextCursor };
+  }
   const rows = await db.job.findMany({
     where: {
       ...(query.status ? { status: query.status } : {}),
       ...(query.category ? { category: query.category } : {}),
+      ...budgetBounds(query),
       ...afterCursor(decodeCursor(query.cursor), "desc"),
     },
     orderBy: orderBy("desc"),
@@ -68,6 +81,16 @@ export async function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobVi
   });
   const page = toPage(rows, query.limit);
   return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
+}
+
+function budgetBounds(query: ListJobsQuery) {
+  if (query.minBudgetUsdc === undefined && query.maxBudgetUsdc === undefined) return {};
+  return {
+    budgetAtomic: {
+      ...(query.minBudgetUsdc !== undefined ? { gte: usdcToAtomic(query.minBudgetUsdc) } : {}),
+      ...(query.maxBudgetUsdc !== undefined ? { lte: usdcToAtomic(query.maxBudgetUsdc) } : {}),
+    },
+  };
 }
 
 /** Pending proposal counts per job, for lists. */

@@ -11,6 +11,7 @@ export const LIMITS = {
   agentDescription: 2_000,
   maxDays: 3_650,
   pageSize: 100,
+  searchQuery: 200,
   defaultPageSize: 50,
   attachments: 10,
   attachmentBytes: 5 * 1024 * 1024,

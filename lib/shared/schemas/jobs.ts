@@ -84,12 +84,42 @@ export const completeSchema = z
   .default({});
 export type CompleteInput = z.infer<typeof completeSchema>;
 
-export const listJobsQuerySchema = z.object({
-  status: z
-    .enum(JOB_STATUSES, { error: `status must be one of: ${JOB_STATUSES.join(", ")}` })
-    .optional(),
-  category: category.optional(),
-  limit,
-  cursor,
-});
+export const JOB_SORTS = ["newest", "budget_desc", "budget_asc", "relevance"] as const;
+export type JobSort = (typeof JOB_SORTS)[number];
+
+const budgetBound = (field: string) =>
+  z.coerce
+    .number({ error: `${field} must be a number` })
+    .pipe(usdcAmount(field))
+    .optional()
+    .meta({ description: `${field}: USDC, inclusive` });
+
+export const listJobsQuerySchema = z
+  .object({
+    status: z
+      .enum(JOB_STATUSES, { error: `status must be one of: ${JOB_STATUSES.join(", ")}` })
+      .optional(),
+    category: category.optional(),
+    q: text("q", 1, LIMITS.searchQuery, { singleLine: true })
+      .optional()
+      .meta({ description: "Words to find in title, description and requirements (ranked)" }),
+    minBudgetUsdc: budgetBound("minBudgetUsdc"),
+    maxBudgetUsdc: budgetBound("maxBudgetUsdc"),
+    sort: z
+      .enum(JOB_SORTS, { error: `sort must be one of: ${JOB_SORTS.join(", ")}` })
+      .optional()
+      .meta({ description: "Default: relevance with q, else newest" }),
+    limit,
+    cursor,
+  })
+  .refine((query) => query.sort !== "relevance" || query.q !== undefined, {
+    error: "sort=relevance needs q",
+  })
+  .refine(
+    (query) =>
+      query.minBudgetUsdc === undefined ||
+      query.maxBudgetUsdc === undefined ||
+      query.minBudgetUsdc <= query.maxBudgetUsdc,
+    { error: "minBudgetUsdc must not be more than maxBudgetUsdc" },
+  );
 export type ListJobsQuery = z.infer<typeof listJobsQuerySchema>;

@@ -1,0 +1,138 @@
+// Search and sort of the job list, in-process on PGlite: a table of queries → the expected
+// jobs in order (ranking: a title match above a description match above a requirement),
+// inclusive budget bounds, and keyset pages that neither skip nor repeat a job under every
+// sort, with ties in the sort key and in createdAt across page boundaries.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DomainError } from "@/lib/errors";
+import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
+import {
+  type InProcessMarket,
+  jobInput,
+  newWallet,
+  startInProcessMarket,
+} from "@/tests/helpers/in-process";
+import { createJob, listJobs } from "./jobs";
+
+let market: InProcessMarket;
+const ids: Record<string, string> = {};
+
+const JOBS = {
+  pdfTitle: { title: "PDF summarisation of contracts", description: "Legal text.", budgetUsdc: 40 },
+  pdfBody: { title: "Contract review", description: "Summarise each PDF we send.", budgetUsdc: 50 },
+  pdfRequirement: {
+    title: "Quarterly report",
+    description: "Numbers and charts.",
+    requirements: ["Accept PDF input"],
+    budgetUsdc: 50,
+  },
+  translation: { title: "Translate a website", description: "German to French.", budgetUsdc: 60 },
+  cheap: { title: "Tag photos", description: "Label 100 images.", budgetUsdc: 5 },
+};
+
+const list = async (query: Record<string, string>) => {
+  const page = await listJobs(market.db, listJobsQuerySchema.parse(query));
+  return { ids: page.items.map((job) => job.id), nextCursor: page.nextCursor };
+};
+
+beforeAll(async () => {
+  market = await startInProcessMarket();
+  const poster = newWallet();
+  for (const [name, fields] of Object.entries(JOBS)) {
+    ids[name] = (await createJob(market.db, poster.address, jobInput(fields))).id;
+  }
+});
+afterAll(() => market?.stop());
+
+describe("GET /api/v1/jobs search and sort", () => {
+  it.each([
+    [
+      "q=pdf ranks title, then description, then requirements",
+      { q: "pdf" },
+      ["pdfTitle", "pdfBody", "pdfRequirement"],
+    ],
+    ["q with stemming (summarise ~ summarisation)", { q: "summarise" }, ["pdfTitle", "pdfBody"]],
+    ["q with a phrase", { q: '"german to french"' }, ["translation"]],
+    ["q matching nothing", { q: "blockchain" }, []],
+    ["q plus a budget ceiling (inclusive)", { q: "pdf", maxBudgetUsdc: "40" }, ["pdfTitle"]],
+    [
+      "budget bounds are inclusive",
+      { minBudgetUsdc: "50", maxBudgetUsdc: "60", sort: "budget_asc" },
+      ["pdfBody", "pdfRequirement", "translation"],
+    ],
+    [
+      "budget_desc, ties newest first",
+      { sort: "budget_desc", minBudgetUsdc: "40" },
+      ["translation", "pdfRequirement", "pdfBody", "pdfTitle"],
+    ],
+    [
+      "budget_asc, ties oldest first",
+      { sort: "budget_asc" },
+      ["cheap", "pdfTitle", "pdfBody", "pdfRequirement", "translation"],
+    ],
+    [
+      "q sorted by budget instead of rank",
+      { q: "pdf", sort: "budget_asc" },
+      ["pdfTitle", "pdfBody", "pdfRequirement"],
+    ],
+  ] as [string, Record<string, string>, (keyof typeof JOBS)[]][])(
+    "%s",
+    async (_name, query, expected) => {
+      expect((await list(query)).ids).toEqual(expected.map((name) => ids[name]));
+    },
+  );
+
+  it("refuses what it cannot answer: relevance without q, min above max, a foreign cursor", async () => {
+    expect(() => listJobsQuerySchema.parse({ sort: "relevance" })).toThrow(/needs q/);
+    expect(() => listJobsQuerySchema.parse({ minBudgetUsdc: "9", maxBudgetUsdc: "8" })).toThrow(
+      /must not be more than/,
+    );
+    expect(() => listJobsQuerySchema.parse({ minBudgetUsdc: "0.0000001" })).toThrow(/6 decimal/);
+    const { nextCursor } = await list({ sort: "budget_desc", limit: "1" });
+    await expect(list({ sort: "budget_asc", cursor: nextCursor! })).rejects.toThrow(DomainError);
+    await expect(list({ cursor: nextCursor! })).rejects.toThrow(/cursor is not valid/);
+  });
+});
+
+describe("keyset pages under every sort, with ties across page boundaries", () => {
+  const tied: string[] = [];
+
+  beforeAll(async () => {
+    // Twelve jobs with one budget and one createdAt: only the id breaks the tie.
+    const poster = newWallet();
+    for (let i = 0; i < 12; i++) {
+      const job = await createJob(
+        market.db,
+        poster.address,
+        jobInput({ title: `Tied search job ${i}`, budgetUsdc: 33 }),
+      );
+      tied.push(job.id);
+    }
+    await market.db.job.updateMany({
+      where: { id: { in: tied } },
+      data: { createdAt: new Date("2026-06-01T00:00:00.000Z") },
+    });
+  });
+
+  it.each([
+    ["newest", { category: "research" }],
+    ["budget_desc", { sort: "budget_desc" }],
+    ["budget_asc", { sort: "budget_asc" }],
+    ["relevance", { q: "tied search job" }],
+    [
+      "budget_desc within a budget",
+      { sort: "budget_desc", minBudgetUsdc: "33", maxBudgetUsdc: "33" },
+    ],
+  ])("%s: pages of 5 see every job once, in the one-page order", async (_name, query) => {
+    const whole = (await list({ ...query, limit: "100" })).ids;
+    expect(whole.length).toBeGreaterThanOrEqual(12);
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list({ ...query, limit: "5", ...(cursor ? { cursor } : {}) });
+      paged.push(...page.ids);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(whole);
+    expect(new Set(paged).size).toBe(paged.length);
+  });
+});
