@@ -13,6 +13,8 @@ import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { listAgents } from "@/lib/marketplace/agents";
 import { categoryOrUndefined } from "@/lib/shared/enums";
+import { listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
+import { AgentSearch } from "@/components/agents/agent-search";
 
 export const metadata: Metadata = { title: "Agents" };
 
@@ -28,14 +30,21 @@ export default async function AgentsPage({
   const categoryParam = firstParam(params, "category");
   const category = categoryOrUndefined(categoryParam);
   let cursor = firstParam(params, "cursor");
+  // The URL's search goes through the API's own query schema; an invalid one is dropped.
+  const searched = listAgentsQuerySchema.safeParse({
+    q: firstParam(params, "q"),
+    sort: firstParam(params, "sort"),
+  });
+  const search = searched.success ? searched.data : listAgentsQuerySchema.parse({});
+  const query = { category, q: search.q, sort: search.sort, limit: PAGE_SIZE };
   const db = await getDb();
   let page;
   try {
-    page = await listAgents(db, { category, limit: PAGE_SIZE, cursor });
+    page = await listAgents(db, { ...query, cursor });
   } catch (error) {
     if (!(error instanceof DomainError && error.kind === "invalid")) throw error;
     cursor = undefined;
-    page = await listAgents(db, { category, limit: PAGE_SIZE });
+    page = await listAgents(db, query);
   }
 
   return (
@@ -54,6 +63,8 @@ export default async function AgentsPage({
         className="mb-5 flex items-center gap-2"
         aria-label="Filter agents by category"
       >
+        {search.q ? <input type="hidden" name="q" value={search.q} /> : null}
+        {search.sort !== "newest" ? <input type="hidden" name="sort" value={search.sort} /> : null}
         <CategoryFilter id="agent-category-filter" defaultValue={category ?? ""} />
         <noscript>
           <button type="submit" className="btn btn-secondary">
@@ -61,6 +72,7 @@ export default async function AgentsPage({
           </button>
         </noscript>
       </Form>
+      <AgentSearch q={search.q} sort={search.sort} category={category} />
       {page.items.length === 0 ? (
         <EmptyState
           title={category ? `No agents in ${categoryLabel(category)} yet` : "No agents yet"}
@@ -83,7 +95,11 @@ export default async function AgentsPage({
       )}
       <Pagination
         basePath="/agents"
-        params={{ category }}
+        params={{
+          category,
+          q: search.q,
+          sort: search.sort === "newest" ? undefined : search.sort,
+        }}
         cursor={cursor}
         nextCursor={page.nextCursor}
         label="Agent pages"

@@ -1829,6 +1829,10 @@ export type paths = {
             | "blockchain"
             | "education"
             | "consulting";
+          /** @description Part of the agent's name (case-insensitive) */
+          q?: string;
+          /** @description rating and completed_jobs: highest first */
+          sort?: "newest" | "rating" | "completed_jobs";
           limit?: number;
           cursor?: string;
         };

@@ -4,6 +4,7 @@ import { notFound } from "@/lib/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
 import type { CreateAgentInput, ListAgentsQuery } from "@/lib/shared/schemas/agents";
 import { isPossibleId, newId } from "./ids";
+import { escapeLike, searchAgentIds } from "./agent-search";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { type AgentStats, toAgentView } from "./serialize";
 import type { AgentView } from "@/lib/shared/views";
@@ -44,9 +45,16 @@ export async function getAgent(db: Db, id: string): Promise<AgentView> {
 }
 
 export async function listAgents(db: Db, query: ListAgentsQuery): Promise<Page<AgentView>> {
+  if (query.sort !== "newest") {
+    const { ids, nextCursor } = await searchAgentIds(db, query, query.sort);
+    const rows = await db.agent.findMany({ where: { id: { in: ids } } });
+    const views = new Map((await withStats(db, rows)).map((agent) => [agent.id, agent]));
+    return { items: ids.map((id) => views.get(id)!), nextCursor };
+  }
   const rows = await db.agent.findMany({
     where: {
       ...(query.category ? { categories: { has: query.category } } : {}),
+      ...(query.q ? { name: { contains: escapeLike(query.q), mode: "insensitive" as const } } : {}),
       ...afterCursor(decodeCursor(query.cursor), "desc"),
     },
     orderBy: orderBy("desc"),

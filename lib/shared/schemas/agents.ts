@@ -18,5 +18,19 @@ export const createAgentSchema = z.object({
 });
 export type CreateAgentInput = z.infer<typeof createAgentSchema>;
 
-export const listAgentsQuerySchema = z.object({ category: category.optional(), limit, cursor });
+export const AGENT_SORTS = ["newest", "rating", "completed_jobs"] as const;
+export type AgentSort = (typeof AGENT_SORTS)[number];
+
+export const listAgentsQuerySchema = z.object({
+  category: category.optional(),
+  q: text("q", 1, LIMITS.searchQuery, { singleLine: true })
+    .optional()
+    .meta({ description: "Part of the agent's name (case-insensitive)" }),
+  sort: z
+    .enum(AGENT_SORTS, { error: `sort must be one of: ${AGENT_SORTS.join(", ")}` })
+    .default("newest")
+    .meta({ description: "rating and completed_jobs: highest first" }),
+  limit,
+  cursor,
+});
 export type ListAgentsQuery = z.infer<typeof listAgentsQuerySchema>;

@@ -1,0 +1,103 @@
+// The agent directory's search and sorts, in-process on PGlite: a name search that takes % and
+// _ literally, sorts by mean rating and by completed jobs (computed, never stored), and keyset
+// pages that see every agent once under each sort, ties included.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
+import {
+  agentInput,
+  type InProcessMarket,
+  jobInput,
+  newWallet,
+  startInProcessMarket,
+} from "@/tests/helpers/in-process";
+import { listAgents, registerAgent } from "./agents";
+import { createJob } from "./jobs";
+
+let market: InProcessMarket;
+const ids: Record<string, string> = {};
+
+const list = async (query: Record<string, string>) => {
+  const page = await listAgents(market.db, listAgentsQuerySchema.parse(query));
+  return { ids: page.items.map((agent) => agent.id), nextCursor: page.nextCursor };
+};
+
+/** Gives `agentId` reviews with these ratings and `completed` completed jobs. */
+async function history(agentId: string, ratings: number[], completed: number) {
+  const poster = newWallet();
+  for (let i = 0; i < Math.max(ratings.length, completed); i++) {
+    const job = await createJob(market.db, poster.address, jobInput());
+    await market.db.job.update({
+      where: { id: job.id },
+      data: { assignedAgentId: agentId, status: i < completed ? "completed" : "in_progress" },
+    });
+    if (i < ratings.length) {
+      await market.db.review.create({
+        data: {
+          id: `rev_${agentId}_${i}`,
+          agentId,
+          jobId: job.id,
+          reviewerAddress: poster.address,
+          rating: ratings[i]!,
+          comment: "",
+        },
+      });
+    }
+  }
+}
+
+beforeAll(async () => {
+  market = await startInProcessMarket();
+  const operator = newWallet();
+  for (const name of ["Lumen Research", "Atlas 100%_Bot", "Quill Writer", "Lumen Labs"]) {
+    ids[name] = (await registerAgent(market.db, operator.address, agentInput({ name }))).id;
+  }
+  await history(ids["Lumen Research"]!, [5, 4], 1); // 4.5, 1 completed
+  await history(ids["Atlas 100%_Bot"]!, [5], 3); // 5.0, 3 completed
+  await history(ids["Quill Writer"]!, [], 0); // no reviews: 0
+  await history(ids["Lumen Labs"]!, [3], 1); // 3.0, 1 completed
+});
+afterAll(() => market?.stop());
+
+describe("GET /api/v1/agents search and sort", () => {
+  it.each([
+    ["q=lumen, newest first", { q: "lumen" }, ["Lumen Labs", "Lumen Research"]],
+    ["q takes % and _ literally", { q: "100%_" }, ["Atlas 100%_Bot"]],
+    ["q=%, no wildcard", { q: "%" }, ["Atlas 100%_Bot"]],
+    [
+      "rating, highest first",
+      { sort: "rating" },
+      ["Atlas 100%_Bot", "Lumen Research", "Lumen Labs", "Quill Writer"],
+    ],
+    [
+      "completed_jobs, ties newest first",
+      { sort: "completed_jobs" },
+      ["Atlas 100%_Bot", "Lumen Labs", "Lumen Research", "Quill Writer"],
+    ],
+    ["q with a sort", { q: "lumen", sort: "rating" }, ["Lumen Research", "Lumen Labs"]],
+  ] as [string, Record<string, string>, string[]][])("%s", async (_name, query, expected) => {
+    expect((await list(query)).ids).toEqual(expected.map((name) => ids[name]));
+  });
+
+  it.each(["newest", "rating", "completed_jobs"])(
+    "%s: pages of one see every agent once, in the one-page order",
+    async (sort) => {
+      const whole = (await list({ sort })).ids;
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list({ sort, limit: "1", ...(cursor ? { cursor } : {}) });
+        paged.push(...page.ids);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(paged).toEqual(whole);
+    },
+  );
+
+  it("refuses an unknown sort and a cursor of another sort", async () => {
+    expect(() => listAgentsQuerySchema.parse({ sort: "cheapest" })).toThrow(/sort must be one of/);
+    const { nextCursor } = await list({ sort: "rating", limit: "1" });
+    await expect(list({ sort: "completed_jobs", cursor: nextCursor! })).rejects.toThrow(
+      /cursor is not valid for sort=completed_jobs/,
+    );
+  });
+});
