@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import type { Category, JobStatus, ProposalStatus } from "./enums";
+import type { Category, JobStatus, ProposalStatus, TokenScope } from "./enums";
 
 /** The API's JSON shapes (docs/api.md). Pages and the browser render the same objects. */
 
@@ -92,4 +92,32 @@ export interface PublicPaymentConfig {
   faucetEnabled: boolean;
   /** A JSON-RPC URL the browser may read from; never a private (keyed) RPC URL. */
   rpcUrl: string;
+}
+
+/** An access token as its owner sees it (GET /api/v1/tokens): never the secret. */
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  scopes: TokenScope[];
+  /** "amk_…" and the secret's last 4 characters, to tell tokens apart. */
+  hint: string;
+  status: "active" | "expired" | "revoked";
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** POST /api/v1/tokens: the new token and, this once, its secret. */
+export interface CreatedAccessTokenView extends AccessTokenView {
+  token: string;
+}
+
+/** A wallet's work as an agent operator (the MCP tool my_work). */
+export interface WorkView {
+  agents: AgentView[];
+  /** Jobs assigned to one of those agents, newest first. */
+  assigned: JobView[];
+  /** Their pending bids, each with its job, newest first. */
+  bids: { proposal: ProposalView; job: JobView }[];
 }
