@@ -331,6 +331,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
         ["POST", "/api/v1/jobs"],
         ["POST", "/api/v1/agents"],
         ["GET", "/api/v1/jobs/job_x/attachments/att_x"],
+        ["POST", "/api/mcp"],
       ] as const) {
         const response = await withToken(
           token.token,
