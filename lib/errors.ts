@@ -1,3 +1,7 @@
+import { ZodError } from "zod";
+import { errorForLog } from "@/lib/redact";
+import { describeIssues } from "@/lib/shared/schemas/common";
+
 /**
  * The one error type of the domain. Route handlers never build error responses by hand:
  * they throw (or let lib/ throw) a DomainError and lib/http.ts maps its kind to a status.
@@ -51,4 +55,36 @@ export function isUniqueViolation(error: unknown): boolean {
   if (code === "P2002" || code === "23505") return true;
   const cause = (error as { cause?: unknown }).cause;
   return cause !== undefined && cause !== error && isUniqueViolation(cause);
+}
+
+/** What a client is told about a failure: the HTTP envelope and MCP tool errors alike. */
+export interface PublicError {
+  status: number;
+  message: string;
+  code?: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Anything thrown → the one public shape: a DomainError's kind, a zod error's readable
+ * sentence (400), a unique violation (409). Anything unexpected is logged (secrets
+ * blanked) and shown as a plain 500.
+ */
+export function toPublicError(error: unknown, where: string): PublicError {
+  if (error instanceof DomainError) {
+    return {
+      status: error.status,
+      message: error.message,
+      code: error.code,
+      headers: error.headers,
+    };
+  }
+  if (error instanceof ZodError) {
+    return { status: 400, message: describeIssues(error), headers: {} };
+  }
+  if (isUniqueViolation(error)) {
+    return { status: 409, message: "this already exists (conflicting request)", headers: {} };
+  }
+  console.error(`Unhandled error in ${where}:`, errorForLog(error));
+  return { status: 500, message: "internal server error", headers: {} };
 }

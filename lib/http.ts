@@ -1,24 +1,25 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import type { Address } from "viem";
-import { ZodError, type ZodType } from "zod";
-import { requireWallet } from "@/lib/auth/session";
+import type { ZodType } from "zod";
+import { type Caller, hasBearer, requireWallet } from "@/lib/auth/caller";
 import { bodyLimitFor, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { formatBytes } from "@/lib/shared/format";
 import { addressSubject, requestClientAddress } from "@/lib/client-address";
 import { getConfig, siteOrigins } from "@/lib/config";
-import { DomainError, isUniqueViolation } from "@/lib/errors";
+import { DomainError, toPublicError } from "@/lib/errors";
 import { checkRateLimit, getRateLimitStore } from "@/lib/rate-limit";
-import { describeIssues } from "@/lib/shared/schemas/common";
+import type { TokenScope } from "@/lib/shared/enums";
 
 /**
  * The only module that knows HTTP: the `{ data }` / `{ error }` envelope, error kinds to
  * statuses, body limits, the Origin check and the rate-limit hook. Route handlers are
  * `route(options, async (ctx) => ok(await someLibFunction(...)))`.
  *
- * Order for every request: Origin (writes) → session (401 before a byte of the body is
- * read) → rate limit → the handler, which reads the body within the path's limit. The app
- * server (server/app-server.ts) has already refused a declared oversize body with 413.
+ * Order for every request: Origin (cookie writes) → caller, a session cookie or a bearer
+ * access token and its scope (401/403 before a byte of the body is read) → rate limit → the
+ * handler, which reads the body within the path's limit. The app server
+ * (server/app-server.ts) has already refused a declared oversize body with 413.
  */
 
 export { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
@@ -59,28 +60,31 @@ function jsonReplacer(_key: string, value: unknown) {
 
 /** Maps anything thrown to the one error shape; unexpected errors are logged, never shown. */
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof DomainError)
-    return errorResponse(error.status, error.message, error.headers, error.code);
-  if (error instanceof ZodError) return errorResponse(400, describeIssues(error));
-  if (isUniqueViolation(error))
-    return errorResponse(409, "this already exists (conflicting request)");
-  console.error("Unhandled error in API route:", error);
-  return errorResponse(500, "internal server error");
+  const failure = toPublicError(error, "API route");
+  return errorResponse(failure.status, failure.message, failure.headers, failure.code);
 }
 
 export interface RouteContext<P> {
   req: NextRequest;
   params: P;
-  /** The signed-in wallet; only set when the route was declared with `auth: true`. */
+  /** The calling wallet; only set when the route was declared with `auth`. */
   wallet: Address;
+  /** How it called (session cookie or access token, with the token's scopes); with `auth`. */
+  caller: Caller;
   /** Reads the JSON body within the route's size limit and validates it. */
   body<T>(schema: ZodType<T>): Promise<T>;
   query<T>(schema: ZodType<T>): T;
 }
 
 export interface RouteOptions {
-  /** Require a SIWE session (401 without one). */
-  auth?: boolean;
+  /**
+   * Require a caller (401 without one). `true`: a SIWE session cookie, or a bearer access
+   * token carrying `scope` (no `scope`: sessions only, tokens get 403). `"token"`: a bearer
+   * token only, whatever its scopes (the handler checks them per action: the MCP server).
+   */
+  auth?: true | "token";
+  /** The access-token scope this route needs (README: Access tokens, the scope table). */
+  scope?: TokenScope;
   /** Which rate-limit bucket this write counts against. */
   rateLimit?: "write" | "auth";
 }
@@ -94,9 +98,19 @@ export function route<P = Record<string, never>>(
   return async (req: NextRequest, next: NextParams<P>): Promise<Response> => {
     try {
       const isWrite = req.method !== "GET" && req.method !== "HEAD";
-      if (isWrite) assertSameOrigin(req);
+      // A browser never attaches a bearer token by itself, so a write it authenticates cannot
+      // be forged cross-site: the Origin check guards what a cookie authenticates.
+      if (isWrite && !(options.auth && hasBearer(req))) assertSameOrigin(req);
 
-      const wallet = options.auth ? await requireWallet() : undefined;
+      const caller = options.auth
+        ? await requireWallet(
+            req,
+            options.auth === "token"
+              ? { token: "any", cookie: false }
+              : { token: options.scope ?? null },
+          )
+        : undefined;
+      const wallet = caller?.wallet;
       if (options.rateLimit) await enforceRateLimit(req, options.rateLimit, wallet);
 
       const limit = bodyLimitFor(req.nextUrl.pathname);
@@ -106,6 +120,7 @@ export function route<P = Record<string, never>>(
         req,
         params: (await next.params) ?? ({} as P),
         wallet: wallet as Address,
+        caller: caller as Caller,
         body: async (schema) => schema.parse(await readJson(req, limit)),
         query: (schema) => schema.parse(Object.fromEntries(req.nextUrl.searchParams)),
       };
@@ -222,7 +237,11 @@ export function allowedSiweDomains(): string[] {
   return siteOrigins().map((origin) => new URL(origin).host);
 }
 
-async function enforceRateLimit(req: NextRequest, bucket: "write" | "auth", wallet?: Address) {
+export async function enforceRateLimit(
+  req: NextRequest,
+  bucket: "write" | "auth",
+  wallet?: Address,
+) {
   const config = getConfig();
   const limit =
     bucket === "auth" ? config.RATE_LIMIT_AUTH_PER_MINUTE : config.RATE_LIMIT_WRITES_PER_MINUTE;

@@ -16,6 +16,7 @@ import { bodyLimitFor } from "@/lib/shared/body-limits";
 import { formatBytes } from "@/lib/shared/format";
 import { CLIENT_ADDRESS_HEADER, clientAddress, markAppServer } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
+import { errorForLog } from "@/lib/redact";
 
 export interface AppServerOptions {
   dev: boolean;
@@ -88,7 +89,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     // (401 without a session, 403, 409) is answered before the client uploads anything.
     if (expectsContinue) req.once("resume", () => res.writeContinue());
     handle(req, res).catch((error: unknown) => {
-      console.error("Request handler failed:", error);
+      console.error("Request handler failed:", errorForLog(error));
       if (!res.headersSent) refuse(req, res, 500, "internal server error");
       else res.destroy();
     });

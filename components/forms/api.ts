@@ -3,11 +3,19 @@
 export type ApiResult<T> =
   { ok: true; status: number; data: T } | { ok: false; status: number; error: string };
 
-export async function postJson<T>(url: string, body?: unknown): Promise<ApiResult<T>> {
+export function postJson<T>(url: string, body?: unknown): Promise<ApiResult<T>> {
+  return sendJson<T>("POST", url, body);
+}
+
+export async function sendJson<T>(
+  method: "POST" | "DELETE",
+  url: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(url, {
-      method: "POST",
+      method,
       credentials: "same-origin",
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),

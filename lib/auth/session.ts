@@ -5,7 +5,6 @@ import { cache } from "react";
 import type { Address } from "viem";
 import { isProduction } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { unauthenticated } from "@/lib/errors";
 import { getSessionSecret } from "./secret";
 import {
   type ActiveSession,
@@ -62,16 +61,6 @@ function validSid(sid: unknown): string | undefined {
 /** The signed-in wallet, or undefined (pages: what to show). */
 export async function currentWallet(): Promise<Address | undefined> {
   return (await currentSession())?.wallet;
-}
-
-/**
- * The one way a route learns who is calling: the session cookie today (a bearer token can
- * join here later). Throws 401 without a live session.
- */
-export async function requireWallet(): Promise<Address> {
-  const wallet = await currentWallet();
-  if (!wallet) throw unauthenticated("sign in with your wallet first (no valid session)");
-  return wallet;
 }
 
 /**

@@ -205,6 +205,32 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
       ).sessions,
     ).toEqual([session]);
 
+    const token = await db.accessToken.create({
+      data: {
+        id: "tok_1",
+        wallet: poster,
+        name: "bot",
+        scopes: ["read", "post", "bid", "deliver", "review"],
+        tokenHash: "ab".repeat(32),
+        hint: "amk_…abcd",
+        createdAt: now,
+        expiresAt: now,
+        revokedAt: now,
+        lastUsedAt: now,
+      },
+    });
+    expect(
+      await db.accessToken.findUniqueOrThrow({ where: { tokenHash: token.tokenHash } }),
+    ).toEqual(token);
+    expect(
+      (
+        await db.wallet.findUniqueOrThrow({
+          where: { address: poster },
+          include: { accessTokens: true },
+        })
+      ).accessTokens,
+    ).toEqual([token]);
+
     const counter = await db.rateLimitCounter.create({
       data: { key: "auth:ip:127.0.0.1", count: 3, resetAt: now },
     });

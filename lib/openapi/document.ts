@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
 import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { formatBytes } from "@/lib/shared/format";
+import type { TokenScope } from "@/lib/shared/enums";
 import { createAgentSchema, listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
 import { siweVerifySchema } from "@/lib/shared/schemas/auth";
 import {
@@ -19,8 +20,11 @@ import {
 import { settleQuerySchema } from "@/lib/shared/schemas/payments";
 import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 import { createReviewSchema, listReviewsQuerySchema } from "@/lib/shared/schemas/reviews";
+import { createTokenSchema, listTokensQuerySchema } from "@/lib/shared/schemas/tokens";
 import {
+  accessTokenViewSchema,
   agentViewSchema,
+  createdAccessTokenViewSchema,
   envelope,
   jobViewSchema,
   nonceViewSchema,
@@ -35,6 +39,11 @@ import { ALWAYS, errorResponses, WRITE } from "./errors";
 import { settleOperation } from "./settle";
 
 const SESSION = [{ session: [] }];
+/** A browser session, or an access token with `scope` (README: Access tokens). */
+const sessionOrToken = (scope: TokenScope): Record<string, string[]>[] => [
+  { session: [] },
+  { token: [scope] },
+];
 const jobPath = z.object({ id: z.string().meta({ description: "The job's id" }) });
 
 function json(schema: z.ZodType, description: string) {
@@ -130,7 +139,7 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Jobs"],
       summary: "Post a job (you are its poster)",
-      security: SESSION,
+      security: sessionOrToken("post"),
       requestBody: body(createJobSchema),
       responses: { "201": json(envelope(jobViewSchema), "The new job"), ...errorResponses(WRITE) },
     },
@@ -159,7 +168,7 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Proposals"],
       summary: "Bid on an open job with an agent you operate",
-      security: SESSION,
+      security: sessionOrToken("bid"),
       requestParams: { path: jobPath },
       requestBody: body(createProposalSchema),
       responses: {
@@ -172,7 +181,7 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Proposals"],
       summary: "Reject a pending proposal (poster; refused while a payment for it is live)",
-      security: SESSION,
+      security: sessionOrToken("post"),
       requestParams: { path: jobPath.extend({ proposalId: z.string() }) },
       responses: {
         "200": json(envelope(proposalViewSchema), "The rejected proposal"),
@@ -196,7 +205,7 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Jobs"],
       summary: "Accept the paid proposal with its settlement's transaction hash (poster)",
-      security: SESSION,
+      security: sessionOrToken("post"),
       requestParams: { path: jobPath },
       requestBody: body(acceptSchema),
       responses: {
@@ -222,7 +231,7 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Jobs"],
       summary: "Deliver (the assigned agent's operator): optional files as data: URLs",
       description: "At most 5 MiB per file and 10 MiB in all; the body may be up to 16 MiB.",
-      security: SESSION,
+      security: sessionOrToken("deliver"),
       requestParams: { path: jobPath },
       requestBody: body(deliverSchema, DELIVER_BODY_LIMIT),
       responses: {
@@ -235,7 +244,7 @@ const paths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Jobs"],
       summary: "Download a delivered file (the poster and the assigned agent's operator)",
-      security: SESSION,
+      security: sessionOrToken("read"),
       requestParams: { path: jobPath.extend({ attachmentId: z.string() }) },
       responses: {
         "200": {
@@ -253,13 +262,66 @@ const paths: ZodOpenApiPathsObject = {
   "/api/v1/jobs/{id}/complete": {
     post: {
       tags: ["Jobs"],
-      summary: "Confirm the delivery (poster), optionally with a review",
-      security: SESSION,
+      summary:
+        "Confirm the delivery (poster), optionally with a review (a token needs review for a rating)",
+      security: sessionOrToken("post"),
       requestParams: { path: jobPath },
       requestBody: body(completeSchema),
       responses: {
         "200": json(envelope(jobViewSchema), "The job, now completed"),
         ...errorResponses([...WRITE, 404, 409]),
+      },
+    },
+  },
+  "/api/v1/tokens": {
+    get: {
+      tags: ["Access tokens"],
+      summary: "Your access tokens (never their secrets)",
+      security: SESSION,
+      requestParams: { query: listTokensQuerySchema },
+      responses: {
+        "200": json(pageEnvelope(accessTokenViewSchema), "A page of tokens"),
+        ...errorResponses([400, 401, 403, 500, 503]),
+      },
+    },
+    post: {
+      tags: ["Access tokens"],
+      summary: "Create a token with scopes and an expiry (browser session only)",
+      security: SESSION,
+      requestBody: body(createTokenSchema),
+      responses: {
+        "201": json(envelope(createdAccessTokenViewSchema), "The token; its secret only here"),
+        ...errorResponses(WRITE),
+      },
+    },
+  },
+  "/api/v1/tokens/{id}": {
+    delete: {
+      tags: ["Access tokens"],
+      summary: "Revoke a token (browser session only)",
+      security: SESSION,
+      requestParams: { path: z.object({ id: z.string() }) },
+      responses: {
+        "200": json(envelope(accessTokenViewSchema), "The revoked token"),
+        ...errorResponses([...WRITE, 404]),
+      },
+    },
+  },
+  "/api/mcp": {
+    post: {
+      tags: ["Access tokens"],
+      summary: "The MCP server (Streamable HTTP, JSON-RPC 2.0): tools for programs",
+      description:
+        "An access token only; each tool checks its own scope. See the README's MCP section.",
+      security: [{ token: [] }],
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: z.looseObject({ jsonrpc: z.literal("2.0") }) } },
+      },
+      responses: {
+        "200": json(z.unknown(), "The JSON-RPC answer"),
+        "202": { description: "A notification was accepted" },
+        ...errorResponses([...WRITE, 406]),
       },
     },
   },
@@ -276,7 +338,7 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Agents"],
       summary: "Register an agent (you are its operator; walletAddress defaults to yours)",
-      security: SESSION,
+      security: sessionOrToken("bid"),
       requestBody: body(createAgentSchema),
       responses: {
         "201": json(envelope(agentViewSchema), "The new agent"),
@@ -308,7 +370,7 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Reviews"],
       summary: "Review the agent of your paid job (poster; once per job)",
-      security: SESSION,
+      security: sessionOrToken("review"),
       requestBody: body(createReviewSchema),
       responses: {
         "201": json(envelope(reviewViewSchema), "The review"),
@@ -332,11 +394,26 @@ export function apiDocument() {
         "confirm and review. Answers are `{ data }` (lists add `meta.nextCursor`) or " +
         "`{ error, code? }`. Money is a JSON number of USDC with up to 6 decimals.",
     },
-    tags: ["Sign-in", "Jobs", "Proposals", "Payments", "Agents", "Reviews", "Meta"].map((name) => ({
+    tags: [
+      "Sign-in",
+      "Jobs",
+      "Proposals",
+      "Payments",
+      "Agents",
+      "Reviews",
+      "Access tokens",
+      "Meta",
+    ].map((name) => ({
       name,
     })),
     components: {
       securitySchemes: {
+        token: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An access token (amk_...) created at /settings/tokens; scopes: read, post, bid, deliver, review.",
+        },
         session: {
           type: "apiKey",
           in: "cookie",

@@ -3,7 +3,7 @@
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
 import { errorBodySchema } from "@/lib/shared/schemas/views";
 
-type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 413 | 429 | 500 | 503;
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 429 | 500 | 503;
 
 interface ErrorExample {
   summary: string;
@@ -53,6 +53,10 @@ const STANDARD: Record<ErrorStatus, { description: string; examples: ErrorExampl
     examples: [
       { summary: "method", value: { error: "method not allowed; this path accepts GET" } },
     ],
+  },
+  406: {
+    description: "The client does not accept application/json (MCP clients must).",
+    examples: [],
   },
   408: {
     description: "The request body arrived too slowly and was cut off.",

@@ -17,4 +17,7 @@ export const LIMITS = {
   attachmentBytes: 5 * 1024 * 1024,
   attachmentsTotalBytes: 10 * 1024 * 1024,
   attachmentName: 255,
+  tokenName: 100,
+  tokenMaxDays: 365,
+  tokenDefaultDays: 30,
 } as const;

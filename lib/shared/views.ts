@@ -1,11 +1,14 @@
 import type { z } from "zod";
 import type {
+  accessTokenViewSchema,
   agentViewSchema,
+  createdAccessTokenViewSchema,
   attachmentMetaSchema,
   jobViewSchema,
   paymentViewSchema,
   proposalViewSchema,
   reviewViewSchema,
+  workViewSchema,
 } from "./schemas/views";
 
 /**
@@ -20,6 +23,12 @@ export type AgentView = z.output<typeof agentViewSchema>;
 export type ReviewView = z.output<typeof reviewViewSchema>;
 /** A job's payment (GET /api/v1/jobs/:id/payment). */
 export type PaymentView = z.output<typeof paymentViewSchema>;
+/** An access token as its owner sees it (GET /api/v1/tokens): never the secret. */
+export type AccessTokenView = z.output<typeof accessTokenViewSchema>;
+/** POST /api/v1/tokens: the new token and, this once, its secret. */
+export type CreatedAccessTokenView = z.output<typeof createdAccessTokenViewSchema>;
+/** A wallet's work as an agent operator (the MCP tool my_work). */
+export type WorkView = z.output<typeof workViewSchema>;
 
 /** What the browser needs to know about payments (lib/payments/public-config.ts builds it). */
 export interface PublicPaymentConfig {

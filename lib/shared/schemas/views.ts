@@ -2,7 +2,7 @@
 // infers them), of the OpenAPI document's response schemas (lib/openapi) and so of the typed
 // client. A test validates every answer the HTTP suites observe against the document.
 import { z } from "zod";
-import { CATEGORIES, JOB_STATUSES, PROPOSAL_STATUSES } from "../enums";
+import { CATEGORIES, JOB_STATUSES, PROPOSAL_STATUSES, TOKEN_SCOPES } from "../enums";
 
 const hex = (what: string, length: number) =>
   z
@@ -115,6 +115,34 @@ export const settlementViewSchema = z
     proposalId: z.string(),
   })
   .meta({ id: "Settlement", description: "A settled payment: accept the proposal with txHash." });
+
+export const accessTokenViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(TOKEN_SCOPES).meta({ id: "TokenScope" })),
+    hint: z.string().meta({ description: '"amk_…" and the secret\'s last 4 characters' }),
+    status: z.enum(["active", "expired", "revoked"]),
+    createdAt: timestamp,
+    expiresAt: timestamp,
+    lastUsedAt: timestamp.nullable(),
+    revokedAt: timestamp.nullable(),
+  })
+  .meta({
+    id: "AccessToken",
+    description: "An access token as its owner sees it: never the secret.",
+  });
+
+export const createdAccessTokenViewSchema = accessTokenViewSchema
+  .extend({ token: z.string().meta({ description: "The secret, shown this once" }) })
+  .meta({ id: "CreatedAccessToken" });
+
+/** A wallet's work as an agent operator (the MCP tool my_work). */
+export const workViewSchema = z.object({
+  agents: z.array(agentViewSchema),
+  assigned: z.array(jobViewSchema),
+  bids: z.array(z.object({ proposal: proposalViewSchema, job: jobViewSchema })),
+});
 
 export const sessionViewSchema = z.object({ address: addressView }).meta({ id: "Session" });
 export const nonceViewSchema = z

@@ -8,7 +8,9 @@ export const GET = route({}, async ({ query }) =>
   okPage(await listAgents(await getDb(), query(listAgentsQuerySchema))),
 );
 
-export const POST = route({ auth: true, rateLimit: "write" }, async ({ wallet, body }) =>
-  created(await registerAgent(await getDb(), wallet, await body(createAgentSchema))),
+export const POST = route(
+  { auth: true, scope: "bid", rateLimit: "write" },
+  async ({ wallet, body }) =>
+    created(await registerAgent(await getDb(), wallet, await body(createAgentSchema))),
 );
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -8,7 +8,9 @@ export const GET = route({}, async ({ query }) =>
   okPage(await listJobs(await getDb(), query(listJobsQuerySchema))),
 );
 
-export const POST = route({ auth: true, rateLimit: "write" }, async ({ wallet, body }) =>
-  created(await createJob(await getDb(), wallet, await body(createJobSchema))),
+export const POST = route(
+  { auth: true, scope: "post", rateLimit: "write" },
+  async ({ wallet, body }) =>
+    created(await createJob(await getDb(), wallet, await body(createJobSchema))),
 );
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -9,7 +9,9 @@ export const GET = route({}, async ({ query }) => {
   return okPage(await listReviews(await getDb(), agentId, page));
 });
 
-export const POST = route({ auth: true, rateLimit: "write" }, async ({ wallet, body }) =>
-  created(await postReview(await getDb(), wallet, await body(createReviewSchema))),
+export const POST = route(
+  { auth: true, scope: "review", rateLimit: "write" },
+  async ({ wallet, body }) =>
+    created(await postReview(await getDb(), wallet, await body(createReviewSchema))),
 );
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -5,7 +5,7 @@ import { acceptProposal } from "@/lib/marketplace/transitions";
 import { acceptSchema } from "@/lib/shared/schemas/jobs";
 
 export const POST = route<{ id: string }>(
-  { auth: true, rateLimit: "write" },
+  { auth: true, scope: "post", rateLimit: "write" },
   async ({ wallet, params, body }) =>
     ok(await acceptProposal(await getDb(), wallet, params.id, await body(acceptSchema))),
 );

@@ -6,7 +6,7 @@ import { assertMayDeliver, deliverJob } from "@/lib/marketplace/transitions";
 import { deliverSchema } from "@/lib/shared/schemas/jobs";
 
 export const POST = route<{ id: string }>(
-  { auth: true, rateLimit: "write" },
+  { auth: true, scope: "deliver", rateLimit: "write" },
   async ({ wallet, params, body }) => {
     const db = await getDb();
     // Who may deliver, and when, is known before the (up to 16 MiB) body is read.

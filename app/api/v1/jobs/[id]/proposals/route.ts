@@ -9,7 +9,7 @@ export const GET = route<{ id: string }>({}, async ({ params, query }) =>
 );
 
 export const POST = route<{ id: string }>(
-  { auth: true, rateLimit: "write" },
+  { auth: true, scope: "bid", rateLimit: "write" },
   async ({ wallet, params, body }) =>
     created(
       await submitProposal(await getDb(), wallet, params.id, await body(createProposalSchema)),

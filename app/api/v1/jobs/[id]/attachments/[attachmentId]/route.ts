@@ -4,7 +4,7 @@ import { otherMethods, route } from "@/lib/http";
 import { getAttachmentForDownload } from "@/lib/marketplace/attachments";
 
 export const GET = route<{ id: string; attachmentId: string }>(
-  { auth: true },
+  { auth: true, scope: "read" },
   async ({ wallet, params }) => {
     const file = await getAttachmentForDownload(
       await getDb(),

@@ -4,7 +4,7 @@ import { ok, otherMethods, route } from "@/lib/http";
 import { rejectProposal } from "@/lib/marketplace/proposals";
 
 export const POST = route<{ id: string; proposalId: string }>(
-  { auth: true, rateLimit: "write" },
+  { auth: true, scope: "post", rateLimit: "write" },
   async ({ wallet, params }) =>
     ok(await rejectProposal(await getDb(), wallet, params.id, params.proposalId)),
 );
