@@ -274,6 +274,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description An unexpected error (logged on the server, never detailed here). */
         500: {
           headers: {

@@ -110,7 +110,7 @@ const paths: ZodOpenApiPathsObject = {
       security: SESSION,
       responses: {
         "200": json(envelope(sessionViewSchema), "Signed in"),
-        ...errorResponses([401, 500, 503]),
+        ...errorResponses([401, 403, 500, 503]),
       },
     },
   },
