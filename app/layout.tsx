@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/site-header";
+import { WalletRoot } from "@/components/wallet/wallet-root";
 import { currentWallet } from "@/lib/auth/session";
 import { getPublicPaymentConfig, type PublicPaymentConfig } from "@/lib/payments/public-config";
 import "./globals.css";
@@ -29,6 +30,7 @@ function paymentConfig(): PublicPaymentConfig | null {
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // Reading the session cookie makes every page render per request (never at build time).
   const sessionAddress = (await currentWallet()) ?? null;
+  const payment = paymentConfig();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col font-sans">
@@ -38,13 +40,15 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           Skip to content
         </a>
-        <SiteHeader sessionAddress={sessionAddress} payment={paymentConfig()} />
-        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-10">
-          {children}
-        </main>
-        <footer className="border-t border-slate-200 py-6 text-center text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
-          Payments settle in USDC through x402. Agents are paid when you accept their proposal.
-        </footer>
+        <WalletRoot sessionAddress={sessionAddress} payment={payment}>
+          <SiteHeader sessionAddress={sessionAddress} payment={payment} />
+          <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-10">
+            {children}
+          </main>
+          <footer className="border-t border-slate-200 py-6 text-center text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
+            Payments settle in USDC through x402. Agents are paid when you accept their proposal.
+          </footer>
+        </WalletRoot>
       </body>
     </html>
   );

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { NavLinks } from "./nav-links";
-import { DEV_BAR_ID } from "./wallet/dev-bar-id";
-import { HeaderWallet } from "./wallet/header-wallet";
+import { DevWalletBarIsland, HeaderWallet } from "./wallet/header-wallet";
 
 export function SiteHeader({
   sessionAddress,
@@ -32,11 +31,11 @@ export function SiteHeader({
             <Link href="/jobs/new" className="btn btn-secondary hidden sm:inline-flex">
               Post a job
             </Link>
-            <HeaderWallet sessionAddress={sessionAddress} payment={payment} />
+            <HeaderWallet sessionAddress={sessionAddress} />
           </div>
         </div>
       </header>
-      <div id={DEV_BAR_ID} />
+      <DevWalletBarIsland payment={payment} />
     </>
   );
 }

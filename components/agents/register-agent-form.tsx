@@ -9,6 +9,7 @@ import type { AgentView } from "@/lib/shared/views";
 import { CATEGORIES } from "@/lib/shared/enums";
 import { LIMITS } from "@/lib/shared/limits";
 import { createAgentSchema } from "@/lib/shared/schemas/agents";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = {
   name: "Name",
@@ -31,7 +32,7 @@ export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string
         ...(wallet ? { walletAddress: wallet } : {}),
       };
     },
-    url: "/api/v1/agents",
+    url: apiPaths.agents(),
     onSuccess: (agent: AgentView) => {
       router.push(`/agents/${agent.id}`);
       router.refresh();

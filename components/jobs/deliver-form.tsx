@@ -9,6 +9,7 @@ import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { LIMITS } from "@/lib/shared/limits";
 import { describeIssues } from "@/lib/shared/schemas/common";
 import { type AttachmentInput, deliverSchema } from "@/lib/shared/schemas/jobs";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 /** The server refuses deliver bodies over 16 MiB: 10 MiB of files fit once base64-encoded. */
 const MAX_BODY_BYTES = DELIVER_BODY_LIMIT;
@@ -99,10 +100,7 @@ export function DeliverForm({ jobId }: { jobId: string }) {
           `Encoded for upload these files take ${formatBytes(body.length)}, more than the server accepts in one delivery (${formatBytes(MAX_BODY_BYTES)}). Remove a file or compress them.`,
         );
       }
-      const result = await postJson(
-        `/api/v1/jobs/${encodeURIComponent(jobId)}/deliver`,
-        parsed.data,
-      );
+      const result = await postJson(apiPaths.deliver(jobId), parsed.data);
       if (!result.ok) throw new Error(result.error);
       router.refresh();
     } catch (error) {

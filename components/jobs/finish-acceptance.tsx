@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { postJson } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 /** The job is paid (a succeeded settlement) but the accept call never landed: finish it. */
 export function FinishAcceptance({
@@ -22,10 +23,7 @@ export function FinishAcceptance({
   async function finish() {
     setBusy(true);
     setError(null);
-    const result = await postJson(`/api/v1/jobs/${encodeURIComponent(jobId)}/accept`, {
-      proposalId,
-      txHash,
-    });
+    const result = await postJson(apiPaths.accept(jobId), { proposalId, txHash });
     if (result.ok) {
       router.refresh();
       return;

@@ -9,6 +9,7 @@ import type { JobView } from "@/lib/shared/views";
 import { CATEGORIES } from "@/lib/shared/enums";
 import { LIMITS } from "@/lib/shared/limits";
 import { createJobSchema } from "@/lib/shared/schemas/jobs";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = {
   title: "Title",
@@ -48,7 +49,7 @@ export function PostJobForm({ defaultHandle }: { defaultHandle: string | null })
       if (input.timelineDays === undefined) next.timelineDays = "Enter the number of days";
       return next;
     },
-    url: "/api/v1/jobs",
+    url: apiPaths.jobs(),
     onSuccess: (job: JobView) => {
       router.push(`/jobs/${job.id}`);
       router.refresh();

@@ -6,6 +6,7 @@ import { useApiForm } from "@/components/forms/use-api-form";
 import { parseNumber, text } from "@/components/forms/validation";
 import { LIMITS } from "@/lib/shared/limits";
 import { createProposalSchema } from "@/lib/shared/schemas/proposals";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = {
   agentId: "Agent",
@@ -41,7 +42,7 @@ export function ProposalForm({
       if (input.etaDays === undefined) next.etaDays = "Enter the number of days";
       return next;
     },
-    url: `/api/v1/jobs/${encodeURIComponent(jobId)}/proposals`,
+    url: apiPaths.proposals(jobId),
     pendingAfterSuccess: false,
     onSuccess: (_data, formElement) => {
       formElement.reset();

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { postJson } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 /** Reject a pending proposal, after an explicit confirmation. */
 export function RejectButton({
@@ -27,9 +28,7 @@ export function RejectButton({
   async function reject() {
     setStage("busy");
     setError(null);
-    const result = await postJson(
-      `/api/v1/jobs/${encodeURIComponent(jobId)}/proposals/${encodeURIComponent(proposalId)}/reject`,
-    );
+    const result = await postJson(apiPaths.rejectProposal(jobId, proposalId));
     if (result.ok) {
       router.refresh();
       return;

@@ -8,6 +8,7 @@ import { LIMITS } from "@/lib/shared/limits";
 import { completeSchema } from "@/lib/shared/schemas/jobs";
 import { createReviewSchema } from "@/lib/shared/schemas/reviews";
 import { RatingInput } from "./rating-input";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = { rating: "Rating", comment: "Comment" } as const;
 
@@ -37,7 +38,7 @@ export function CompleteForm({
         : { rating: humanize(error.issues[0]?.message ?? "", LABELS) },
     focusErrors: false,
     serverFieldErrors: false,
-    url: `/api/v1/jobs/${encodeURIComponent(jobId)}/complete`,
+    url: apiPaths.complete(jobId),
     onSuccess: () => router.refresh(),
   });
 
@@ -97,7 +98,7 @@ export function ReviewForm({ jobId, agentId }: { jobId: string; agentId: string 
       input.rating === undefined ? { ...next, rating: "Choose a rating from 1 to 5 stars" } : next,
     focusErrors: false,
     serverFieldErrors: false,
-    url: "/api/v1/reviews",
+    url: apiPaths.reviews(),
     onSuccess: () => router.refresh(),
   });
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { apiPaths } from "@/lib/shared/api-paths";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
@@ -25,7 +26,7 @@ export function CreateTokenForm() {
       scopes: form.getAll("scopes").map(String),
       expiresInDays: Number(text(form.get("expiresInDays"))),
     }),
-    url: "/api/v1/tokens",
+    url: apiPaths.tokens(),
     pendingAfterSuccess: false,
     onSuccess: (token: CreatedAccessTokenView, form) => {
       setCreated(token);

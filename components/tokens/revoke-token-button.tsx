@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { sendJson } from "@/components/forms/api";
+import { requestJson } from "@/components/forms/api";
+import { apiPaths } from "@/lib/shared/api-paths";
 import { Spinner } from "@/components/forms/fields";
 
 /** Revokes an access token after an explicit confirmation. */
@@ -14,7 +15,7 @@ export function RevokeTokenButton({ id, name }: { id: string; name: string }) {
   async function revoke() {
     setStage("busy");
     setError(null);
-    const result = await sendJson("DELETE", `/api/v1/tokens/${encodeURIComponent(id)}`);
+    const result = await requestJson(apiPaths.token(id), { method: "DELETE" });
     if (result.ok) {
       setStage("idle");
       router.refresh();

@@ -2,6 +2,8 @@
 // POST /api/auth/logout. The session itself is the HttpOnly cookie the server sets.
 import { createAuthenticationAdapter } from "@rainbow-me/rainbowkit";
 import { createSiweMessage } from "viem/siwe";
+import { apiPaths } from "@/lib/shared/api-paths";
+import { postJson, requestJson } from "@/components/forms/api";
 
 export function createMarketplaceAuthAdapter(callbacks: {
   onSignedIn(address: string): void;
@@ -9,18 +11,12 @@ export function createMarketplaceAuthAdapter(callbacks: {
 }) {
   return createAuthenticationAdapter<string>({
     getNonce: async () => {
-      const response = await fetch("/api/auth/nonce", {
-        credentials: "same-origin",
-        cache: "no-store",
-      });
-      const body = (await response.json().catch(() => ({}))) as {
-        data?: { nonce?: string };
-        error?: string;
-      };
-      if (!response.ok || !body.data?.nonce) {
-        throw new Error(body.error ?? `could not get a sign-in nonce (HTTP ${response.status})`);
-      }
-      return body.data.nonce;
+      const result = await requestJson<{ nonce?: string }>(apiPaths.authNonce());
+      if (result.ok && result.data.nonce) return result.data.nonce;
+      const reason = result.ok
+        ? undefined
+        : (result.serverError ?? (result.status === 0 ? result.error : undefined));
+      throw new Error(reason ?? `could not get a sign-in nonce (HTTP ${result.status})`);
     },
     createMessage: ({ nonce, address, chainId }) =>
       createSiweMessage({
@@ -35,21 +31,16 @@ export function createMarketplaceAuthAdapter(callbacks: {
         expirationTime: new Date(Date.now() + 10 * 60 * 1000),
       }),
     verify: async ({ message, signature }) => {
-      const response = await fetch("/api/auth/verify", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ message, signature }),
+      const result = await postJson<{ address?: string }>(apiPaths.authVerify(), {
+        message,
+        signature,
       });
-      if (!response.ok) return false;
-      const body = (await response.json().catch(() => ({}))) as { data?: { address?: string } };
-      callbacks.onSignedIn(body.data?.address ?? "");
+      if (!result.ok) return false;
+      callbacks.onSignedIn(result.data.address ?? "");
       return true;
     },
     signOut: async () => {
-      await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(
-        () => undefined,
-      );
+      await postJson(apiPaths.authLogout());
       callbacks.onSignedOut();
     },
   });

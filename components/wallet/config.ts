@@ -51,14 +51,22 @@ function walletList(): WalletList {
   return groups;
 }
 
-let cached: { key: string; config: Config } | undefined;
+/** Only used when the server could not describe its payment network (a configuration error). */
+const FALLBACK_CHAIN: WalletChainSettings =
+  process.env.NEXT_PUBLIC_SETTLEMENT_NETWORK === "base"
+    ? { chainId: base.id, rpcUrl: "https://mainnet.base.org" }
+    : {
+        chainId: LOCAL_CHAIN_ID,
+        rpcUrl: process.env.NEXT_PUBLIC_CHAIN_RPC_URL || "http://127.0.0.1:8545",
+      };
 
-/** One wagmi config per page (every wallet island shares its store). */
-export function getWagmiConfig(settings: WalletChainSettings): Config {
-  const key = `${settings.chainId}|${settings.rpcUrl}`;
-  if (cached?.key === key) return cached.config;
-  const chain = chainFor(settings);
-  const config = createConfig({
+/**
+ * The page's one wagmi config. The wallet tree (wallet-tree.tsx) calls this once and keeps
+ * the result for its lifetime; nothing else creates one.
+ */
+export function createWagmiConfig(settings: WalletChainSettings | null): Config {
+  const chain = chainFor(settings ?? FALLBACK_CHAIN);
+  return createConfig({
     chains: [chain],
     connectors: connectorsForWallets(walletList(), {
       appName: APP_NAME,
@@ -68,6 +76,4 @@ export function getWagmiConfig(settings: WalletChainSettings): Config {
     multiInjectedProviderDiscovery: true,
     ssr: false,
   });
-  cached = { key, config };
-  return config;
 }

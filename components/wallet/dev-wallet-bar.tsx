@@ -1,24 +1,19 @@
 "use client";
 
 import { useState } from "react";
-import { erc20Abi } from "viem";
-import { useAccount, useReadContract } from "wagmi";
+import { useAccount } from "wagmi";
+import { apiPaths } from "@/lib/shared/api-paths";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { postJson } from "@/components/forms/api";
+import { useUsdcBalance } from "./use-usdc-balance";
 
 const FAUCET_AMOUNT_USDC = 1_000;
 
 /** Local chain only: the connected wallet's test-USDC balance and the faucet. */
-export function DevWalletBar({ payment }: { payment: PublicPaymentConfig }) {
+export default function DevWalletBar({ payment }: { payment: PublicPaymentConfig }) {
   const { address, isConnected } = useAccount();
-  const balance = useReadContract({
-    address: payment.asset,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: address ? [address] : undefined,
-    chainId: payment.chainId,
-    query: { enabled: Boolean(address) },
-  });
+  const balance = useUsdcBalance(payment, address);
   const [state, setState] = useState<
     | { kind: "idle" }
     | { kind: "busy" }
@@ -31,18 +26,17 @@ export function DevWalletBar({ payment }: { payment: PublicPaymentConfig }) {
   async function getTestUsdc() {
     setState({ kind: "busy" });
     try {
-      const response = await fetch("/api/dev/faucet", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ address, amountUsdc: FAUCET_AMOUNT_USDC }),
+      const result = await postJson(apiPaths.faucet(), {
+        address,
+        amountUsdc: FAUCET_AMOUNT_USDC,
       });
-      const body = (await response.json().catch(() => ({}))) as { error?: string };
-      if (!response.ok) {
+      if (!result.ok) {
         throw new Error(
-          response.status === 404
+          result.status === 404
             ? "The faucet is not available on this server."
-            : (body.error ?? `The faucet answered HTTP ${response.status}.`),
+            : result.status === 0
+              ? result.error
+              : (result.serverError ?? `The faucet answered HTTP ${result.status}.`),
         );
       }
       await balance.refetch();

@@ -1,22 +1,39 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { AccountButton, DevWalletBar } from "./lazy";
+import { useWallet } from "./wallet-context";
+import { WalletIsland } from "./wallet-island";
+import { ConnectWalletButton, SignedInButton } from "./wallet-buttons";
 
-// The wallet stack (wagmi, RainbowKit, react-query) loads after the page, in its own chunk.
-const HeaderWalletIsland = dynamic(() => import("./header-wallet-island"), {
-  ssr: false,
-  loading: () => (
-    <span
-      aria-hidden="true"
-      className="inline-block h-10 w-32 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800"
-    />
-  ),
-});
+/**
+ * The header's wallet button. Until the wallet stack is wanted it is a plain button that asks
+ * for it (Connect → the connect modal); then RainbowKit's account button takes its place.
+ */
+export function HeaderWallet({ sessionAddress }: { sessionAddress: string | null }) {
+  const placeholder = <PlainWalletButton sessionAddress={sessionAddress} />;
+  return (
+    <WalletIsland fallback={placeholder}>
+      <AccountButton sessionAddress={sessionAddress} placeholder={placeholder} />
+    </WalletIsland>
+  );
+}
 
-export function HeaderWallet(props: {
-  sessionAddress: string | null;
-  payment: PublicPaymentConfig | null;
-}) {
-  return <HeaderWalletIsland {...props} />;
+function PlainWalletButton({ sessionAddress }: { sessionAddress: string | null }) {
+  const { requestSignIn } = useWallet();
+  return sessionAddress ? (
+    <SignedInButton address={sessionAddress} onClick={requestSignIn} />
+  ) : (
+    <ConnectWalletButton onClick={requestSignIn} />
+  );
+}
+
+/** Local chain only: the test-USDC balance and faucet bar under the header, once connected. */
+export function DevWalletBarIsland({ payment }: { payment: PublicPaymentConfig | null }) {
+  if (!payment?.faucetEnabled) return null;
+  return (
+    <WalletIsland>
+      <DevWalletBar payment={payment} />
+    </WalletIsland>
+  );
 }

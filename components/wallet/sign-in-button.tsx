@@ -1,8 +1,8 @@
 "use client";
 
-import { requestSignIn } from "@/components/wallet/events";
+import { useWallet } from "./wallet-context";
 
-/** Opens the header's connect / sign-in modal; carries no wallet code itself. */
+/** Opens the connect / sign-in modal (loading the wallet first); carries no wallet code. */
 export function SignInButton({
   children = "Sign in with your wallet",
   className = "btn btn-primary",
@@ -10,6 +10,7 @@ export function SignInButton({
   children?: React.ReactNode;
   className?: string;
 }) {
+  const { requestSignIn } = useWallet();
   return (
     <button type="button" className={className} onClick={requestSignIn}>
       {children}

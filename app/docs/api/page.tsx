@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ApiReference } from "@/components/docs/api-reference";
 import { apiDocument } from "@/lib/openapi/document";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -12,7 +13,7 @@ export default function ApiDocsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">API reference</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           The same document as{" "}
-          <a className="underline" href="/api/v1/openapi.json">
+          <a className="underline" href={apiPaths.openApi()}>
             /api/v1/openapi.json
           </a>
           , generated from the schemas the routes validate with.

@@ -1,5 +1,6 @@
 import type { JobView } from "@/lib/shared/views";
 import { formatBytes, formatDate, pluralize } from "@/lib/shared/format";
+import { apiPaths } from "@/lib/shared/api-paths";
 
 /** The delivery, with downloads for the poster and the assigned agent only. */
 export function JobDelivery({ job, canDownload }: { job: JobView; canDownload: boolean }) {
@@ -30,7 +31,7 @@ export function JobDelivery({ job, canDownload }: { job: JobView; canDownload: b
                 <span className="flex shrink-0 items-center gap-3">
                   <span className="text-xs text-slate-500">{formatBytes(attachment.size)}</span>
                   <a
-                    href={`/api/v1/jobs/${encodeURIComponent(job.id)}/attachments/${encodeURIComponent(attachment.id)}`}
+                    href={apiPaths.attachment(job.id, attachment.id)}
                     download={attachment.name}
                     className="btn btn-sm btn-secondary"
                     aria-label={`Download ${attachment.name}`}

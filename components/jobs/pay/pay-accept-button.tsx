@@ -1,27 +1,28 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { lazy, useRef, useState } from "react";
 import { formatUsdc } from "@/lib/shared/money";
 import { Spinner } from "@/components/forms/fields";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { useWallet } from "@/components/wallet/wallet-context";
+import { WalletIsland } from "@/components/wallet/wallet-island";
 import type { PayTarget } from "./types";
 
-// The wallet stack and the x402 client load when the dialog first opens.
-const PayFlow = dynamic(() => import("./pay-flow"), {
-  ssr: false,
-  loading: () => (
-    <p
-      role="status"
-      className="flex items-center gap-2 px-5 py-8 text-sm text-slate-600 dark:text-slate-400"
-    >
-      <Spinner /> Loading your wallet…
-    </p>
-  ),
-});
+// The pay flow (x402 client, wallet hooks) loads when the dialog first opens, and runs inside
+// the page's one wallet tree.
+const PayFlow = lazy(() => import("./pay-flow"));
 
-/** "Pay & accept" for one proposal: a modal dialog running the payment stepper. */
+const loadingWallet = (
+  <p
+    role="status"
+    className="flex items-center gap-2 px-5 py-8 text-sm text-slate-600 dark:text-slate-400"
+  >
+    <Spinner /> Loading your wallet…
+  </p>
+);
+
+/** "Pay & accept" for one proposal: the trigger and the modal dialog's shell. */
 export function PayAcceptButton({
   target,
   payment,
@@ -32,6 +33,7 @@ export function PayAcceptButton({
   viewerAddress: string;
 }) {
   const router = useRouter();
+  const wallet = useWallet();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const triggerRef = useRef<HTMLButtonElement>(null);
   const [session, setSession] = useState(0);
@@ -44,6 +46,7 @@ export function PayAcceptButton({
     changed.current = false;
     setSession((value) => value + 1);
     setOpen(true);
+    wallet.load();
     dialogRef.current?.showModal();
   }
 
@@ -102,17 +105,19 @@ export function PayAcceptButton({
         </div>
         {open ? (
           payment ? (
-            <PayFlow
-              key={session}
-              target={target}
-              payment={payment}
-              viewerAddress={viewerAddress}
-              onLockChange={setLocked}
-              onChanged={() => {
-                changed.current = true;
-              }}
-              onClose={closeDialog}
-            />
+            <WalletIsland fallback={loadingWallet}>
+              <PayFlow
+                key={session}
+                target={target}
+                payment={payment}
+                viewerAddress={viewerAddress}
+                onLockChange={setLocked}
+                onChanged={() => {
+                  changed.current = true;
+                }}
+                onClose={closeDialog}
+              />
+            </WalletIsland>
           ) : (
             <p role="alert" className="px-5 py-6 text-sm text-red-700 dark:text-red-400">
               Payments are not configured on this server. Ask the operator to check the settlement

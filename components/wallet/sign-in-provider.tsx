@@ -8,13 +8,12 @@ import {
   RainbowKitAuthenticationProvider,
   RainbowKitProvider,
 } from "@rainbow-me/rainbowkit";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useMemo, useState } from "react";
-import { useAccount, WagmiContext, WagmiProvider } from "wagmi";
+import { useAccount } from "wagmi";
+import { sameAddress } from "@/lib/shared/address";
 import { createMarketplaceAuthAdapter } from "./auth-adapter";
-import { APP_NAME, getWagmiConfig, type WalletChainSettings } from "./config";
-import { walletQueryClient } from "./query-client";
+import { APP_NAME } from "./config";
 
 function withReadableText<T extends ReturnType<typeof lightTheme>>(theme: T, secondary: string): T {
   // RainbowKit's default secondary grey fails WCAG AA contrast (3.3:1) on its modal background.
@@ -33,48 +32,11 @@ const theme = {
 };
 
 /**
- * wagmi + react-query, and (for the island that signs in) RainbowKit with its SIWE step.
- * Loaded only inside `next/dynamic({ ssr: false })` islands, never in the first-load bundle.
+ * RainbowKit (modals, theme) with its SIWE step against our session routes. The server's
+ * session cookie is the truth; `override` holds a sign-in or sign-out this page did until the
+ * refreshed server render catches up.
  */
-export function WalletProviders({
-  chain,
-  sessionAddress,
-  children,
-  withRainbowKit = false,
-  reconnectOnMount = false,
-}: {
-  chain: WalletChainSettings;
-  /** The signed-in wallet according to the server (the cookie), or null. */
-  sessionAddress: string | null;
-  children: ReactNode;
-  withRainbowKit?: boolean;
-  /**
-   * The one island per page (the header's) that hydrates the shared wagmi store and restores
-   * the previous connection. Other islands only read the store: a second WagmiProvider would
-   * hydrate again and, without reconnecting, clear the connections the first one restored.
-   */
-  reconnectOnMount?: boolean;
-}) {
-  const config = getWagmiConfig(chain);
-  const inner = (
-    <QueryClientProvider client={walletQueryClient}>
-      {withRainbowKit ? (
-        <SignInProvider sessionAddress={sessionAddress}>{children}</SignInProvider>
-      ) : (
-        children
-      )}
-    </QueryClientProvider>
-  );
-  return reconnectOnMount ? (
-    <WagmiProvider config={config} reconnectOnMount>
-      {inner}
-    </WagmiProvider>
-  ) : (
-    <WagmiContext.Provider value={config}>{inner}</WagmiContext.Provider>
-  );
-}
-
-function SignInProvider({
+export function SignInProvider({
   sessionAddress,
   children,
 }: {
@@ -83,8 +45,6 @@ function SignInProvider({
 }) {
   const router = useRouter();
   const { address } = useAccount();
-  // The server's session is the truth; `override` holds a sign-in or sign-out this page did
-  // until the refreshed server render catches up.
   const [override, setOverride] = useState<{ session: string | null; basedOn: string | null }>();
   const session =
     override && override.basedOn === sessionAddress ? override.session : sessionAddress;
@@ -106,9 +66,7 @@ function SignInProvider({
 
   // Signed in, but the wallet now shows another account: ask to sign in with that one.
   const status: AuthenticationStatus =
-    session && (!address || address.toLowerCase() === session.toLowerCase())
-      ? "authenticated"
-      : "unauthenticated";
+    session && (!address || sameAddress(address, session)) ? "authenticated" : "unauthenticated";
 
   return (
     <RainbowKitAuthenticationProvider adapter={adapter} status={status}>

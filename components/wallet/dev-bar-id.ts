@@ -1,1 +1,0 @@
-export const DEV_BAR_ID = "wallet-dev-bar";
