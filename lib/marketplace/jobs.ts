@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "./ids";
+import { announce, runWrite } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
@@ -14,9 +15,9 @@ export function defaultHandle(poster: Address): string {
 }
 
 export async function createJob(db: Db, poster: Address, input: CreateJobInput): Promise<JobView> {
-  const row = await db.$transaction(async (tx) => {
+  const row = await runWrite(db, async (tx) => {
     await tx.wallet.upsert({ where: { address: poster }, create: { address: poster }, update: {} });
-    return tx.job.create({
+    const job = await tx.job.create({
       data: {
         id: newId("job"),
         title: input.title,
@@ -30,6 +31,8 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
       },
       include: jobInclude,
     });
+    announce(tx, "post", { jobId: job.id });
+    return job;
   });
   return toJobView(row);
 }

@@ -1,5 +1,6 @@
 import type { Address } from "viem";
-import type { Category, JobStatus, ProposalStatus } from "./enums";
+import type { Category, JobStatus, ProposalStatus, SettlementStatus } from "./enums";
+import type { EventType } from "./schemas/events";
 
 /** The API's JSON shapes (docs/api.md). Pages and the browser render the same objects. */
 
@@ -92,4 +93,70 @@ export interface PublicPaymentConfig {
   faucetEnabled: boolean;
   /** A JSON-RPC URL the browser may read from; never a private (keyed) RPC URL. */
   rpcUrl: string;
+}
+
+/**
+ * What an event says (ids and statuses only, plus the category and the addresses of the
+ * wallets concerned). Fields that do not apply to an event's type are absent.
+ */
+export interface EventData {
+  jobId: string;
+  jobStatus: JobStatus;
+  category: Category;
+  posterAddress: Address;
+  proposalId?: string;
+  proposalStatus?: ProposalStatus;
+  agentId?: string;
+  agentWalletAddress?: Address;
+  agentOperatorAddress?: Address;
+  settlementId?: string;
+  settlementStatus?: SettlementStatus;
+  txHash?: string | null;
+  reviewId?: string;
+}
+
+/** One entry of GET /api/v1/events. `id` is the feed position (pass it as `after`). */
+export interface EventView {
+  id: string;
+  type: EventType;
+  createdAt: string;
+  data: EventData;
+}
+
+/** A webhook subscription (GET /api/v1/webhooks); `secret` only in the creation answer. */
+export interface WebhookView {
+  id: string;
+  url: string;
+  types: EventType[];
+  categories: Category[];
+  status: "active" | "disabled";
+  disabledAt: string | null;
+  disabledReason: string | null;
+  createdAt: string;
+  secret?: string;
+}
+
+export interface WebhookAttemptView {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+/** One message to one endpoint, with its attempts (GET /api/v1/webhooks/:id/deliveries). */
+export interface WebhookDeliveryView {
+  id: string;
+  messageId: string;
+  eventId: string | null;
+  type: string;
+  status: "pending" | "succeeded" | "failed" | "cancelled";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  attemptLog: WebhookAttemptView[];
 }
