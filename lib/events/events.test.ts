@@ -279,6 +279,12 @@ describe("the feed", () => {
       `proposal.submitted:${design.id}`,
       `proposal.submitted:${data.id}`,
     ]);
+    // `latest`: nothing of the past, the position at the head.
+    expect(await listEvents(market.db, query({ after: "latest" }))).toEqual({
+      items: [],
+      nextCursor: after,
+      hasMore: false,
+    });
     // Caught up: an empty page keeps the position at the head.
     const caughtUp = await listEvents(market.db, query({ after }));
     expect(caughtUp).toEqual({ items: [], nextCursor: after, hasMore: false });

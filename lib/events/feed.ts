@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db";
 import { getConfig } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import type { Event } from "@/lib/generated/prisma/client";
-import type { EventType, ListEventsQuery } from "@/lib/shared/schemas/events";
+import { type EventType, LATEST, type ListEventsQuery } from "@/lib/shared/schemas/events";
 import type { EventData, EventView } from "@/lib/shared/views";
 
 /**
@@ -10,6 +10,7 @@ import type { EventData, EventView } from "@/lib/shared/views";
  * is commit order (lib/events/record.ts). `nextCursor` is where to continue: the last event
  * served, or, when the page is not full, the feed's head at the time of the read (everything
  * up to it was looked at), so that filtered readers do not scan the same events again.
+ * `after=latest` starts at the head: nothing from the past, the next event with `wait`.
  */
 
 export interface EventPage {
@@ -28,6 +29,7 @@ export async function listEvents(db: Db, query: ListEventsQuery): Promise<EventP
   // The head first: ids up to it are final (committed or never), so the page below cannot
   // miss one that commits later.
   const head = await feedHead(db);
+  if (query.after === LATEST) return { items: [], nextCursor: head.toString(), hasMore: false };
   const rows = await db.event.findMany({
     where: {
       id: { gt: query.after, lte: head },

@@ -17,6 +17,7 @@ import { nextAttemptAt, runWebhookWorkerOnce } from "./webhook-worker";
 import {
   createWebhook,
   deleteWebhook,
+  enableWebhook,
   getWebhook,
   listDeliveries,
   listWebhooks,
@@ -109,6 +110,7 @@ describe("subscriptions", () => {
       getWebhook(db, stranger, created.id),
       deleteWebhook(db, stranger, created.id),
       sendTestEvent(db, stranger, created.id),
+      enableWebhook(db, stranger, created.id),
       listDeliveries(db, stranger, created.id, { limit: 10 }),
     ]) {
       expect(await refusal(call)).toEqual({
@@ -149,11 +151,15 @@ describe("delivery", () => {
     await runWebhookWorkerOnce(db);
     await settle(200);
 
-    expect(receiver.received.map((hit) => [hit.verifyError, hit.payload?.type])).toEqual([
+    // Sent in parallel: no order promised; the event id orders them.
+    const hits = [...receiver.received].sort(
+      (a, b) => Number(a.payload?.data.eventId) - Number(b.payload?.data.eventId),
+    );
+    expect(hits.map((hit) => [hit.verifyError, hit.payload?.type])).toEqual([
       [null, "job.created"],
       [null, "proposal.submitted"],
     ]);
-    const [first] = receiver.received;
+    const first = hits[0];
     expect(first!.payload).toEqual({
       type: "job.created",
       timestamp: expect.any(String),
@@ -168,7 +174,9 @@ describe("delivery", () => {
     expect(first!.id).toMatch(/^evt_\d+$/);
     expect(Math.abs(Number(first!.timestamp) - Date.now() / 1000)).toBeLessThan(60);
     expect(first!.signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-    expect(receiver.headersOf(0)["content-type"]).toBe("application/json");
+    expect(receiver.headersOf(receiver.received.indexOf(first!))["content-type"]).toBe(
+      "application/json",
+    );
     // Another secret does not verify it.
     receiver.secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
     await createJob(db, poster, jobInput({ category: "design" }));
@@ -261,6 +269,18 @@ describe("delivery", () => {
     const test = await sendTestEvent(db, owner, hook.id);
     expect(test.status).toBe("succeeded");
     expect((await getWebhook(db, owner, hook.id)).status).toBe("disabled");
+    // Enabled again: from now on (what happened meanwhile is in the feed), same secret.
+    expect(await enableWebhook(db, owner, hook.id)).toMatchObject({
+      status: "active",
+      disabledAt: null,
+      disabledReason: null,
+    });
+    const later = await createJob(db, poster, jobInput());
+    await drive(() => receiver.received.length >= attempts + 2);
+    expect(receiver.received.at(-1)).toMatchObject({
+      verifyError: null,
+      payload: { type: "job.created", data: { jobId: later.id } },
+    });
     await deleteWebhook(db, owner, hook.id);
   });
 

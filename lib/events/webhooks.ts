@@ -96,6 +96,26 @@ export async function deleteWebhook(db: Db, owner: Address, id: string): Promise
   return toWebhookView(row);
 }
 
+/**
+ * Turns a disabled subscription back on, from now on: what happened while it was disabled is
+ * not sent (read it from the feed with `after`). Same secret. An active one is left as is.
+ */
+export async function enableWebhook(db: Db, owner: Address, id: string): Promise<WebhookView> {
+  await getOwnedOrThrow(db, owner, id);
+  const startAfterEventId = await feedHead(db);
+  await db.webhookSubscription.updateMany({
+    where: { id, ownerAddress: owner, status: "disabled" },
+    data: {
+      status: "active",
+      disabledAt: null,
+      disabledReason: null,
+      startAfterEventId,
+      updatedAt: new Date(),
+    },
+  });
+  return getWebhook(db, owner, id);
+}
+
 export async function listDeliveries(
   db: Db,
   owner: Address,

@@ -112,9 +112,9 @@ describe("the event feed", () => {
   });
 
   it("long-polls: answers when a matching event arrives, or empty after `wait` seconds", async () => {
-    const start = await head();
     const started = Date.now();
-    const waiting = anon.get(`/api/v1/events?after=${start}&wait=20&types=job.created`);
+    // From now on: nothing of the past, the next job.created as soon as it is committed.
+    const waiting = anon.get(`/api/v1/events?after=latest&wait=20&types=job.created`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const job = await createJob(cast.poster);
     const answer = expectStatus<FeedPage>(await waiting, 200, "long-poll");
@@ -128,8 +128,8 @@ describe("the event feed", () => {
   });
 
   it.each([
-    ["after=abc", "after must be an event id (a whole number) from nextCursor"],
-    ["after=-5", "after must be an event id (a whole number) from nextCursor"],
+    ["after=abc", "after must be an event id (a whole number) from nextCursor, or latest"],
+    ["after=-5", "after must be an event id (a whole number) from nextCursor, or latest"],
     ["types=job.created,job.exploded", /each type must be one of: job\.created/],
     ["category=gardening", /category must be one of/],
     ["limit=101", "limit must be from 1 to 100"],
@@ -158,6 +158,7 @@ describe("webhook routes in production", () => {
       ["DELETE", "/api/v1/webhooks/wh_x"],
       ["GET", "/api/v1/webhooks/wh_x/deliveries"],
       ["POST", "/api/v1/webhooks/wh_x/test"],
+      ["POST", "/api/v1/webhooks/wh_x/enable"],
     ] as const) {
       const response = await anon.request(method, path, method === "POST" ? { json: {} } : {});
       expect(response.status, `${method} ${path}`).toBe(401);
@@ -225,6 +226,7 @@ describe("webhook routes in production", () => {
       ["DELETE", `/api/v1/webhooks/${created.id}`],
       ["GET", `/api/v1/webhooks/${created.id}/deliveries`],
       ["POST", `/api/v1/webhooks/${created.id}/test`],
+      ["POST", `/api/v1/webhooks/${created.id}/enable`],
     ] as const) {
       const response = await stranger.request(method, path);
       expect(response.status, `${method} ${path}`).toBe(404);

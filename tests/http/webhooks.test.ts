@@ -80,7 +80,10 @@ describe("webhooks from one server (PGlite)", () => {
     const operator = await signedInClient(server.url);
     const agent = await registerAgent(operator);
     await submitProposal(operator, job.id, agent.id);
-    const hits = await receiver.waitFor(2);
+    // Sent in parallel: no order promised; the event id orders them.
+    const hits = [...(await receiver.waitFor(2))].sort(
+      (a, b) => Number(a.payload?.data.eventId) - Number(b.payload?.data.eventId),
+    );
     await pause(500);
     expect(receiver.received).toHaveLength(2);
     expect(
@@ -96,6 +99,7 @@ describe("webhooks from one server (PGlite)", () => {
       await poster.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=1`),
       200,
     );
+    // Newest first: the later event's message.
     expect(log.data).toEqual([
       expect.objectContaining({
         messageId: hits[1]!.id,
@@ -150,6 +154,17 @@ describe("webhooks from one server (PGlite)", () => {
     await createJob(poster);
     await pause(1_500);
     expect(receiver.received).toHaveLength(attempts);
+    // Enabled again, it delivers what happens from then on.
+    const enabled = expectStatus(await poster.post(`/api/v1/webhooks/${hook.id}/enable`), 200);
+    expect(enabled.data).toMatchObject({ status: "active", disabledReason: null });
+    const later = await createJob(poster);
+    const hits = await receiver.waitFor(attempts + 1);
+    expect(hits.at(-1)).toMatchObject({
+      verifyError: null,
+      payload: { data: { jobId: later.id } },
+    });
+    await pause(500);
+    expect(receiver.received).toHaveLength(attempts + 1);
     expectStatus(await poster.request("DELETE", `/api/v1/webhooks/${hook.id}`), 200);
   });
 

@@ -22,12 +22,21 @@ export const eventType = z.enum(EVENT_TYPES, {
 /** The most a long-poll may wait, in seconds. */
 export const MAX_WAIT_SECONDS = 30;
 
-/** A feed position: the id of the last event seen (a decimal string), `0` for the start. */
+/** Stands for the feed's head at the time of the request (`after=latest`). */
+export const LATEST = -1n;
+
+/**
+ * A feed position: the id of the last event seen (a decimal string from `nextCursor`), `0`
+ * for the start, or `latest` for "from now on".
+ */
 export const eventCursor = z
   .string()
   .trim()
-  .regex(/^(0|[1-9][0-9]{0,18})$/, "after must be an event id (a whole number) from nextCursor")
-  .transform((value) => BigInt(value))
+  .regex(
+    /^(0|[1-9][0-9]{0,18}|latest)$/,
+    "after must be an event id (a whole number) from nextCursor, or latest",
+  )
+  .transform((value) => (value === "latest" ? LATEST : BigInt(value)))
   .refine((value) => value <= 9_223_372_036_854_775_807n, { error: "after is out of range" });
 
 /** `types=a,b` (comma-separated, repeated names ignored). */
