@@ -111,9 +111,14 @@ export async function dispatchEvents(db: Db, batch = DISPATCH_BATCH): Promise<nu
   });
 }
 
-/** How long a claimed delivery is kept from other servers: its deadline and a margin. */
+/**
+ * How long a claimed delivery is kept from other servers: long enough for the whole claimed
+ * batch to be sent (PARALLEL_SENDS at a time, each within its deadline) and a margin. Each
+ * attempt also re-reads its row first and goes ahead only if the claim is still its own.
+ */
 export function leaseSeconds(): number {
-  return getConfig().WEBHOOK_TIMEOUT_SECONDS + 30;
+  const rounds = Math.ceil(CLAIM_BATCH / PARALLEL_SENDS);
+  return rounds * getConfig().WEBHOOK_TIMEOUT_SECONDS + 30;
 }
 
 /** Step 2: claims due deliveries (SKIP LOCKED) and sends them; returns how many. */
