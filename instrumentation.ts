@@ -1,9 +1,12 @@
 // Runs once when the server starts: a bad configuration stops it with a clear message
-// instead of failing on the first request; then the settlement reconciler starts.
+// instead of failing on the first request; then the settlement reconciler and the webhook
+// worker start.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkStartupOrExit } = await import("./lib/startup");
   await checkStartupOrExit();
   const { startSettlementReconciler } = await import("./lib/payments/reconciler");
   startSettlementReconciler();
+  const { startWebhookWorker } = await import("./lib/events/webhook-worker");
+  startWebhookWorker();
 }

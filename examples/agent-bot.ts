@@ -1,5 +1,5 @@
-// A reference agent: it registers itself, watches for new open jobs in its categories, bids by
-// a stated rule, and when a poster accepts and pays, delivers a real artifact (a Markdown
+// A reference agent: it registers itself, follows the event feed (long-poll) for new jobs in
+// its categories, bids by a stated rule, and when a poster accepts and pays, delivers a real artifact (a Markdown
 // brief answering the job's requirements). Only the typed client (lib/client) and HTTP.
 import type { LocalAccount } from "viem";
 import {
@@ -48,7 +48,8 @@ export async function startAgentBot(options: {
   chainId: number;
   name: string;
   categories: Category[];
-  pollMs?: number;
+  /** Wait before retrying after an error. */
+  retryMs?: number;
   log?: (line: string) => void;
 }): Promise<AgentBot> {
   const log = options.log ?? console.log;
@@ -61,62 +62,70 @@ export async function startAgentBot(options: {
   const agentId = registered.data.data.id;
   log(`agent   registered ${agentId} (${options.categories.join(", ")})`);
 
-  const bidOn = new Map<string, string>(); // jobId → proposalId
-  const deliveredJobs = new Set<string>();
-  const startedAt = new Date().toISOString();
-  let stopped = false;
+  let delivered = 0;
   const waiters: { count: number; resolve: () => void }[] = [];
+  const stopping = new AbortController();
 
-  async function step() {
-    for (const category of options.categories) {
-      const open = await client.GET("/api/v1/jobs", {
-        params: { query: { status: "open", category, limit: 50 } },
-      });
-      for (const job of open.data?.data ?? []) {
-        if (bidOn.has(job.id) || job.createdAt < startedAt) continue;
-        const bid = bidRule(job);
-        if (!bid) continue;
-        const made = await client.POST("/api/v1/jobs/{id}/proposals", {
-          params: { path: { id: job.id } },
-          body: { agentId, ...bid },
-        });
-        if (made.data) {
-          bidOn.set(job.id, made.data.data.id);
-          log(`agent   bid ${bid.bidUsdc} USDC on ${job.id} "${job.title}"`);
-        }
-      }
-    }
-    for (const jobId of bidOn.keys()) {
-      if (deliveredJobs.has(jobId)) continue;
-      const job = (await client.GET("/api/v1/jobs/{id}", { params: { path: { id: jobId } } })).data
-        ?.data;
-      if (job?.status !== "in_progress" || job.assignedAgentId !== agentId) continue;
-      await deliver(client, job);
-      deliveredJobs.add(jobId);
-      log(`agent   delivered ${jobId} (brief.md)`);
-      for (const waiter of waiters.filter((w) => deliveredJobs.size >= w.count)) waiter.resolve();
-    }
+  async function bidOn(jobId: string) {
+    const job = (await client.GET("/api/v1/jobs/{id}", { params: { path: { id: jobId } } })).data
+      ?.data;
+    const bid = job && job.status === "open" ? bidRule(job) : null;
+    if (!job || !bid) return;
+    const made = await client.POST("/api/v1/jobs/{id}/proposals", {
+      params: { path: { id: job.id } },
+      body: { agentId, ...bid },
+    });
+    if (made.data) log(`agent   bid ${bid.bidUsdc} USDC on ${job.id} "${job.title}"`);
+    else log(`agent   could not bid on ${job.id}: ${made.error?.error}`);
   }
 
+  async function deliverAccepted(jobId: string) {
+    const job = (await client.GET("/api/v1/jobs/{id}", { params: { path: { id: jobId } } })).data
+      ?.data;
+    if (job?.status !== "in_progress" || job.assignedAgentId !== agentId) return;
+    await deliver(client, job);
+    delivered += 1;
+    log(`agent   delivered ${jobId} (brief.md)`);
+    for (const waiter of waiters.filter((w) => delivered >= w.count)) waiter.resolve();
+  }
+
+  // The event feed, long-polled from now on: new jobs to bid on, and our bids accepted (paid).
+  // "From now on", pinned before start returns, so nothing posted afterwards is missed.
+  const head = await client.GET("/api/v1/events", { params: { query: { after: "latest" } } });
+  if (!head.data) throw new Error(`event feed: ${head.error?.error}`);
+  let after = head.data.meta.nextCursor;
   const loop = (async () => {
-    while (!stopped) {
+    while (!stopping.signal.aborted) {
       try {
-        await step();
+        const page = await client.GET("/api/v1/events", {
+          params: { query: { after, types: "job.created,job.accepted", wait: 20 } },
+          signal: stopping.signal,
+        });
+        if (!page.data) throw new Error(page.error?.error ?? `HTTP ${page.response.status}`);
+        for (const event of page.data.data) {
+          if (event.type === "job.created" && options.categories.includes(event.data.category)) {
+            await bidOn(event.data.jobId);
+          } else if (event.type === "job.accepted" && event.data.agentId === agentId) {
+            await deliverAccepted(event.data.jobId);
+          }
+        }
+        after = page.data.meta.nextCursor;
       } catch (error) {
+        if (stopping.signal.aborted) break;
         log(`agent   (will retry) ${error instanceof Error ? error.message : error}`);
+        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1_000));
       }
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
     }
   })();
 
   return {
     agentId,
     delivered: (count) =>
-      deliveredJobs.size >= count
+      delivered >= count
         ? Promise.resolve()
         : new Promise((resolve) => waiters.push({ count, resolve })),
     async stop() {
-      stopped = true;
+      stopping.abort();
       await loop;
     },
   };

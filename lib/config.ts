@@ -24,6 +24,18 @@ function seconds(fallback: number | undefined, max: number) {
     .pipe(z.number({ error: "must be a number of seconds" }).int().min(0).max(max).optional());
 }
 
+/** Seconds that may be fractional (a test's short backoff), within [min, max]. */
+function fractionalSeconds(fallback: number, min: number, max: number) {
+  return optionalString
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(
+      z
+        .number({ error: "must be a number of seconds" })
+        .min(min, `must be at least ${min} seconds`)
+        .max(max, `must be at most ${max} seconds`),
+    );
+}
+
 function perMinute(fallback: number) {
   return optionalString
     .transform((value) => (value === undefined ? fallback : Number(value)))
@@ -117,6 +129,26 @@ const envSchema = z.object({
     .transform((value) => (value === undefined ? 60 : Number(value)))
     .pipe(z.number({ error: "must be a number of seconds" }).int().min(1).max(3600)),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
+  // Webhook URLs on loopback (http://127.0.0.1:PORT) for development and tests. Unset: on in
+  // development, off otherwise; refused in production. Private, link-local and other
+  // non-public addresses are never allowed.
+  WEBHOOK_ALLOW_LOOPBACK: optionalString.pipe(z.enum(["true", "false"]).optional()),
+  // How often each server's webhook worker fans new events out and sends due deliveries
+  // (milliseconds; 0: never).
+  WEBHOOK_WORKER_INTERVAL_MS: optionalString
+    .transform((value) => (value === undefined ? 1000 : Number(value)))
+    .pipe(z.number({ error: "must be a number of milliseconds" }).int().min(0).max(60_000)),
+  // A webhook request (connect, send, answer) must finish within this time.
+  WEBHOOK_TIMEOUT_SECONDS: seconds(10, 60).pipe(z.number().min(1, "must be at least 1 second")),
+  // Retries: the first after this many seconds, each next one twice as long after the previous.
+  WEBHOOK_RETRY_BASE_SECONDS: fractionalSeconds(30, 0.05, 3_600),
+  // A message is retried until this long after it was first due; then it fails and its
+  // subscription is disabled.
+  WEBHOOK_RETRY_WINDOW_SECONDS: fractionalSeconds(86_400, 1, 7 * 86_400),
+  // Long-polls (GET /api/v1/events?wait=) one server holds at once; beyond, 503 + Retry-After.
+  EVENTS_LONG_POLL_MAX_WAITERS: optionalString
+    .transform((value) => (value === undefined ? 100 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(100_000)),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -7,7 +7,7 @@ import { getFacilitator } from "@/lib/payments/facilitator-client";
 import { getSettlementNetwork } from "@/lib/payments/network";
 
 /** Switches that exist for tests and the benchmark only: refused in production. */
-export const TEST_SWITCHES = ["BENCHMARK_MODE"] as const;
+export const TEST_SWITCHES = ["BENCHMARK_MODE", "WEBHOOK_ALLOW_LOOPBACK"] as const;
 
 /**
  * Everything the server must have before it answers a request; throws a readable error.

@@ -238,6 +238,95 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
       counter,
     );
 
+    const event = await db.event.create({
+      data: {
+        type: "job.created",
+        jobId: job.id,
+        category: "data",
+        actors: [poster, operator],
+        data: { jobId: job.id, jobStatus: "open", nested: { n: 1 } },
+        createdAt: now,
+      },
+    });
+    expect(typeof event.id).toBe("bigint");
+    expect(await db.event.findUniqueOrThrow({ where: { id: event.id } })).toEqual(event);
+    // Events without a job (the column is nullable for future kinds).
+    const bare = await db.event.create({ data: { type: "x", actors: [], data: {} } });
+    expect(bare.id > event.id).toBe(true);
+
+    const hook = await db.webhookSubscription.create({
+      data: {
+        id: "wh_1",
+        ownerAddress: poster,
+        url: "https://hooks.example/in",
+        types: ["job.created"],
+        categories: ["data", "design"],
+        secret: "whsec_c2VjcmV0",
+        status: "disabled",
+        disabledAt: now,
+        disabledReason: "r",
+        startAfterEventId: 0n,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    expect(await db.webhookSubscription.findUniqueOrThrow({ where: { id: hook.id } })).toEqual(
+      hook,
+    );
+    const delivery = await db.webhookDelivery.create({
+      data: {
+        id: "whd_1",
+        subscriptionId: hook.id,
+        eventId: event.id,
+        messageId: `evt_${event.id}`,
+        type: "job.created",
+        payload: "{}",
+        status: "failed",
+        attempts: 2,
+        nextAttemptAt: now,
+        lastAttemptAt: now,
+        lastStatusCode: 500,
+        lastError: "answered 500",
+        createdAt: now,
+        completedAt: now,
+      },
+    });
+    const attempt = await db.webhookAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        attempt: 1,
+        startedAt: now,
+        durationMs: 12,
+        statusCode: 500,
+        error: "answered 500",
+        responseExcerpt: "oops",
+      },
+    });
+    expect(
+      await db.webhookDelivery.findUniqueOrThrow({
+        where: { id: delivery.id },
+        include: { attemptLog: true, event: true, subscription: true },
+      }),
+    ).toEqual({ ...delivery, attemptLog: [attempt], event, subscription: hook });
+    // One delivery per (subscription, event); test messages (no event) as many as wanted.
+    await expect(
+      db.webhookDelivery.create({
+        data: { ...delivery, id: "whd_2", status: "pending", completedAt: null },
+      }),
+    ).rejects.toMatchObject({ code: "P2002" });
+    for (const id of ["whd_t1", "whd_t2"]) {
+      await db.webhookDelivery.create({
+        data: { ...delivery, id, eventId: null, type: "webhook.test" },
+      });
+    }
+    expect(await db.webhookDispatchCursor.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
+      cursor: 0n,
+    });
+    // Deleting a subscription deletes its deliveries and their attempts.
+    await db.webhookSubscription.delete({ where: { id: hook.id } });
+    expect(await db.webhookDelivery.count()).toBe(0);
+    expect(await db.webhookAttempt.count()).toBe(0);
+
     const full = await db.job.findUniqueOrThrow({
       where: { id: job.id },
       include: {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 
 /** Opaque, URL-safe identifiers with a readable prefix: `job_3fK9...`. */
-export function newId(prefix: "job" | "prop" | "agent" | "rev" | "att" | "stl" | "tok"): string {
+export function newId(
+  prefix: "job" | "prop" | "agent" | "rev" | "att" | "stl" | "tok" | "wh" | "whd" | "msg",
+): string {
   return `${prefix}_${randomBytes(12).toString("base64url")}`;
 }
 

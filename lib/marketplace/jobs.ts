@@ -6,6 +6,7 @@ import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "./ids";
 import { searchJobIds } from "./job-search";
+import { announce, runWrite } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
@@ -15,9 +16,9 @@ export function defaultHandle(poster: Address): string {
 }
 
 export async function createJob(db: Db, poster: Address, input: CreateJobInput): Promise<JobView> {
-  const row = await db.$transaction(async (tx) => {
+  const row = await runWrite(db, async (tx) => {
     await tx.wallet.upsert({ where: { address: poster }, create: { address: poster }, update: {} });
-    return tx.job.create({
+    const job = await tx.job.create({
       data: {
         id: newId("job"),
         title: input.title,
@@ -31,6 +32,8 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
       },
       include: jobInclude,
     });
+    announce(tx, "post", { jobId: job.id });
+    return job;
   });
   return toJobView(row);
 }

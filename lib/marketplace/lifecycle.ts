@@ -1,14 +1,19 @@
+import type { Db } from "@/lib/db";
+import { type EventFact, recordEvent, withEvents } from "@/lib/events/record";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, forbidden } from "@/lib/errors";
 import { sameAddress } from "@/lib/shared/address";
 import type { JobStatus } from "@/lib/shared/enums";
+import type { EventType } from "@/lib/shared/schemas/events";
 import { lockJobInStatus } from "./locks";
 
 /**
  * The job state machine and role rules of the spec (sections 3 and 5) and the contract, as
- * one table. Every write goes through it: `authorize` (403 for the wrong actor, then 409 for
- * the wrong state), `transition` (the conditional UPDATE from the rule's `from` to its `to`)
- * and `holdState` (a write that keeps the state locks the job in the rule's `from`).
+ * one table. Every write goes through it: `runWrite` (the write's transaction, which also
+ * writes the events the write announces), `authorize` (403 for the wrong actor, then 409 for
+ * the wrong state), `transition` (the conditional UPDATE from the rule's `from` to its `to`,
+ * announcing the rule's event) and `holdState` (a write that keeps the state locks the job in
+ * the rule's `from`; it announces its event with `announce` once its row exists).
  */
 
 export type Actor = "poster" | "bidder" | "assigned_agent";
@@ -35,6 +40,42 @@ export const OPERATIONS: Record<Operation, OperationRule> = {
   review: { from: "in_progress", to: "in_progress", actor: "poster", requiresPayment: true },
   complete: { from: "delivered", to: "completed", actor: "poster", requiresPayment: true },
 };
+
+/**
+ * What each write announces in the event feed (lib/events), in the write's own transaction.
+ * `post` is the job's creation, which has no state before it.
+ */
+export const ANNOUNCEMENTS: Record<Operation | "post", EventType> = {
+  post: "job.created",
+  propose: "proposal.submitted",
+  reject: "proposal.rejected",
+  pay: "payment.settled",
+  accept: "job.accepted",
+  deliver: "job.delivered",
+  review: "review.created",
+  complete: "job.completed",
+};
+
+/**
+ * The transaction of a marketplace write. Events announced inside it (by `transition` and
+ * `announce`) are written at its end, in it: committed together with the write or not at all,
+ * and in commit order (lib/events/record.ts).
+ */
+export function runWrite<T>(
+  db: Db,
+  body: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  return withEvents(db, body);
+}
+
+/** Announces `operation`'s event for the ids it concerns (written when runWrite ends). */
+export function announce(
+  tx: Prisma.TransactionClient,
+  operation: Operation | "post",
+  subject: Omit<EventFact, "type">,
+): void {
+  recordEvent(tx, { type: ANNOUNCEMENTS[operation], ...subject });
+}
 
 /** Who is asking, about which job: the facts the actor rules read. */
 export interface CallerFacts {
@@ -113,9 +154,9 @@ export function authorize(
 }
 
 /**
- * Moves a job through `operation` with one conditional UPDATE (from → to, as the table says).
- * Zero rows means another request changed the job first: 409, and nothing of the caller's
- * transaction is kept.
+ * Moves a job through `operation` with one conditional UPDATE (from → to, as the table says)
+ * and announces the operation's event. Zero rows means another request changed the job
+ * first: 409, and nothing of the caller's transaction is kept (its events neither).
  */
 export async function transition(
   tx: Prisma.TransactionClient,
@@ -131,6 +172,7 @@ export async function transition(
   if (count !== 1) {
     throw conflict(`the job is no longer ${label(rule.from)}; re-read it and retry`);
   }
+  announce(tx, operation, { jobId });
 }
 
 /**

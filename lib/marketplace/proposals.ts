@@ -8,7 +8,7 @@ import type { CreateProposalInput, ListProposalsQuery } from "@/lib/shared/schem
 import { getAgentRowOrThrow } from "./agents";
 import { isPossibleId, newId } from "./ids";
 import { getJobRowOrThrow } from "./jobs";
-import { authorize, holdState } from "./lifecycle";
+import { announce, authorize, holdState, runWrite } from "./lifecycle";
 import { lockPendingProposal } from "./locks";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { toProposalView } from "./serialize";
@@ -24,9 +24,9 @@ export async function submitProposal(
   const agent = await getAgentRowOrThrow(db, input.agentId);
   authorize("propose", job, caller, [agent.walletAddress, agent.operatorAddress]);
   try {
-    const row = await db.$transaction(async (tx) => {
+    const row = await runWrite(db, async (tx) => {
       await holdState(tx, "propose", jobId);
-      return tx.proposal.create({
+      const proposal = await tx.proposal.create({
         data: {
           id: newId("prop"),
           jobId,
@@ -36,6 +36,8 @@ export async function submitProposal(
           message: input.message,
         },
       });
+      announce(tx, "propose", { jobId, proposalId: proposal.id });
+      return proposal;
     });
     return toProposalView(row);
   } catch (error) {
@@ -90,7 +92,7 @@ export async function rejectProposal(
   const job = await getJobRowOrThrow(db, jobId);
   await getProposalRowOrThrow(db, jobId, proposalId);
   authorize("reject", job, caller);
-  const row = await db.$transaction(async (tx) => {
+  const row = await runWrite(db, async (tx) => {
     await holdState(tx, "reject", jobId);
     // The settlement claim locks this same row: a proposal is paid or rejected, never both.
     if (!(await lockPendingProposal(tx, jobId, proposalId))) {
@@ -105,6 +107,7 @@ export async function rejectProposal(
       );
     }
     await tx.proposal.update({ where: { id: proposalId }, data: { status: "rejected" } });
+    announce(tx, "reject", { jobId, proposalId });
     return tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
   });
   return toProposalView(row);

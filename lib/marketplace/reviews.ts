@@ -5,7 +5,7 @@ import type { CreateReviewInput } from "@/lib/shared/schemas/reviews";
 import { getAgentRowOrThrow } from "./agents";
 import { newId } from "./ids";
 import { getJobRowOrThrow } from "./jobs";
-import { authorize, holdState } from "./lifecycle";
+import { announce, authorize, holdState, runWrite } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { toReviewView } from "./serialize";
 import type { ReviewView } from "@/lib/shared/views";
@@ -23,10 +23,10 @@ export async function postReview(
     throw invalid("agentId must be the agent assigned to this job");
   }
   try {
-    const row = await db.$transaction(async (tx) => {
+    const row = await runWrite(db, async (tx) => {
       // Holds off a concurrent deliver until this review is in (and vice versa).
       await holdState(tx, "review", job.id);
-      return tx.review.create({
+      const review = await tx.review.create({
         data: {
           id: newId("rev"),
           agentId: input.agentId,
@@ -36,6 +36,8 @@ export async function postReview(
           comment: input.comment,
         },
       });
+      announce(tx, "review", { jobId: job.id, reviewId: review.id });
+      return review;
     });
     return toReviewView(row);
   } catch (error) {

@@ -7,7 +7,7 @@ import { getAgentRowOrThrow } from "./agents";
 import { decodeAttachments } from "./attachments";
 import { newId } from "./ids";
 import { getJobRowOrThrow } from "./jobs";
-import { authorize, checkRole, transition } from "./lifecycle";
+import { announce, authorize, checkRole, runWrite, transition } from "./lifecycle";
 import { getProposalRowOrThrow } from "./proposals";
 import { jobInclude, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
@@ -38,7 +38,7 @@ export async function acceptProposal(
   await assertPaidFor(db, { job, proposal, agent, txHash: input.txHash });
 
   const now = new Date();
-  const row = await db.$transaction(async (tx) => {
+  const row = await runWrite(db, async (tx) => {
     await transition(tx, "accept", jobId, {
       assignedAgentId: proposal.agentId,
       acceptedProposalId: proposal.id,
@@ -50,10 +50,13 @@ export async function acceptProposal(
       data: { status: "accepted", updatedAt: now },
     });
     if (accepted.count !== 1) throw conflict("the proposal is no longer pending");
-    await tx.proposal.updateMany({
+    // No proposal can join now: submitting one holds the job open (holdState), and it is not.
+    const others = await tx.proposal.updateManyAndReturn({
       where: { jobId, status: "pending" },
       data: { status: "rejected", updatedAt: now },
+      select: { id: true },
     });
+    for (const other of others) announce(tx, "reject", { jobId, proposalId: other.id });
     return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
   });
   return toJobView(row);
@@ -94,7 +97,7 @@ export async function deliverJob(
   await assertMayDeliver(db, caller, jobId);
   const files = decodeAttachments(input.attachments);
   const now = new Date();
-  const row = await db.$transaction(async (tx) => {
+  const row = await runWrite(db, async (tx) => {
     await transition(tx, "deliver", jobId, {
       deliveredAt: now,
       updatedAt: now,
@@ -133,16 +136,17 @@ export async function completeJob(
   if (!job.assignedAgentId) throw notFound("the job has no assigned agent");
   const agentId = job.assignedAgentId;
   const now = new Date();
-  const row = await db.$transaction(async (tx) => {
+  const row = await runWrite(db, async (tx) => {
     await transition(tx, "complete", jobId, {
       completedAt: now,
       updatedAt: now,
     });
     if (input.rating !== undefined) {
-      await tx.review.createMany({
+      const reviewId = newId("rev");
+      const review = await tx.review.createMany({
         data: [
           {
-            id: newId("rev"),
+            id: reviewId,
             agentId,
             jobId,
             reviewerAddress: job.posterAddress,
@@ -152,6 +156,7 @@ export async function completeJob(
         ],
         skipDuplicates: true,
       });
+      if (review.count === 1) announce(tx, "review", { jobId, reviewId });
     }
     await tx.wallet.updateMany({
       where: { address: job.posterAddress, verified: false },

@@ -21,11 +21,14 @@ import { settleQuerySchema } from "@/lib/shared/schemas/payments";
 import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 import { createReviewSchema, listReviewsQuerySchema } from "@/lib/shared/schemas/reviews";
 import { createTokenSchema, listTokensQuerySchema } from "@/lib/shared/schemas/tokens";
+import { listEventsQuerySchema } from "@/lib/shared/schemas/events";
+import { createWebhookSchema, listDeliveriesQuerySchema } from "@/lib/shared/schemas/webhooks";
 import {
   accessTokenViewSchema,
   agentViewSchema,
   createdAccessTokenViewSchema,
   envelope,
+  eventViewSchema,
   jobViewSchema,
   nonceViewSchema,
   okViewSchema,
@@ -34,6 +37,8 @@ import {
   proposalViewSchema,
   reviewViewSchema,
   sessionViewSchema,
+  webhookDeliveryViewSchema,
+  webhookViewSchema,
 } from "@/lib/shared/schemas/views";
 import { ALWAYS, errorResponses, WRITE } from "./errors";
 import { settleOperation } from "./settle";
@@ -44,6 +49,7 @@ const sessionOrToken = (scope: TokenScope): Record<string, string[]>[] => [
   { session: [] },
   { token: [scope] },
 ];
+const webhookPath = z.object({ id: z.string().meta({ description: "The subscription's id" }) });
 const jobPath = z.object({ id: z.string().meta({ description: "The job's id" }) });
 
 function json(schema: z.ZodType, description: string) {
@@ -322,6 +328,105 @@ const paths: ZodOpenApiPathsObject = {
         "200": json(z.unknown(), "The JSON-RPC answer"),
         "202": { description: "A notification was accepted" },
         ...errorResponses([...WRITE, 406]),
+      },
+    },
+  },
+  "/api/v1/events": {
+    get: {
+      tags: ["Events and webhooks"],
+      summary: "The event feed, oldest first, from a cursor; long-poll with wait",
+      requestParams: { query: listEventsQuerySchema },
+      responses: {
+        "200": json(
+          z.object({
+            data: z.array(eventViewSchema),
+            meta: z.object({
+              nextCursor: z.string().meta({ description: "Pass it as `after` next time" }),
+              hasMore: z.boolean(),
+            }),
+          }),
+          "A page of events",
+        ),
+        ...errorResponses([400, 500, 503]),
+      },
+    },
+  },
+  "/api/v1/webhooks": {
+    get: {
+      tags: ["Events and webhooks"],
+      summary: "Your webhook subscriptions (no secrets)",
+      security: sessionOrToken("read"),
+      responses: {
+        "200": json(envelope(z.array(webhookViewSchema)), "The subscriptions"),
+        ...errorResponses([401, 403, 500, 503]),
+      },
+    },
+    post: {
+      tags: ["Events and webhooks"],
+      summary: "Subscribe an https URL to events (the whsec_ secret only in this answer)",
+      security: sessionOrToken("read"),
+      requestBody: body(createWebhookSchema),
+      responses: {
+        "201": json(envelope(webhookViewSchema), "The subscription with its secret"),
+        ...errorResponses([...WRITE, 409]),
+      },
+    },
+  },
+  "/api/v1/webhooks/{id}": {
+    get: {
+      tags: ["Events and webhooks"],
+      summary: "A subscription of yours",
+      security: sessionOrToken("read"),
+      requestParams: { path: webhookPath },
+      responses: {
+        "200": json(envelope(webhookViewSchema), "The subscription"),
+        ...errorResponses([400, 401, 403, 404, 500, 503]),
+      },
+    },
+    delete: {
+      tags: ["Events and webhooks"],
+      summary: "Delete a subscription and its delivery log",
+      security: sessionOrToken("read"),
+      requestParams: { path: webhookPath },
+      responses: {
+        "200": json(envelope(webhookViewSchema), "The deleted subscription"),
+        ...errorResponses([...WRITE, 404]),
+      },
+    },
+  },
+  "/api/v1/webhooks/{id}/deliveries": {
+    get: {
+      tags: ["Events and webhooks"],
+      summary: "The delivery log, newest first",
+      security: sessionOrToken("read"),
+      requestParams: { path: webhookPath, query: listDeliveriesQuerySchema },
+      responses: {
+        "200": json(pageEnvelope(webhookDeliveryViewSchema), "A page of deliveries"),
+        ...errorResponses([400, 401, 403, 404, 500, 503]),
+      },
+    },
+  },
+  "/api/v1/webhooks/{id}/test": {
+    post: {
+      tags: ["Events and webhooks"],
+      summary: "Send a signed webhook.test message now; answers its delivery",
+      security: sessionOrToken("read"),
+      requestParams: { path: webhookPath },
+      responses: {
+        "200": json(envelope(webhookDeliveryViewSchema), "The test delivery"),
+        ...errorResponses([...WRITE, 404]),
+      },
+    },
+  },
+  "/api/v1/webhooks/{id}/enable": {
+    post: {
+      tags: ["Events and webhooks"],
+      summary: "Deliver to a disabled subscription again, from now on",
+      security: sessionOrToken("read"),
+      requestParams: { path: webhookPath },
+      responses: {
+        "200": json(envelope(webhookViewSchema), "The subscription, active"),
+        ...errorResponses([...WRITE, 404]),
       },
     },
   },

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { DomainError, isUniqueViolation } from "@/lib/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/marketplace/ids";
-import { holdState } from "@/lib/marketplace/lifecycle";
+import { announce, holdState, runWrite } from "@/lib/marketplace/lifecycle";
 import { lockPendingProposal } from "@/lib/marketplace/locks";
 
 /**
@@ -149,9 +149,10 @@ export async function recordSettlementTxHash(
 }
 
 /**
- * The chain showed the transfer: the row says so with its hash. Also from `failed`: a row is
- * only failed once its authorization expired unused, so this happens only if the chain itself
- * was rewritten; the money moved, and the record must say where.
+ * The chain showed the transfer: the row says so with its hash, and `payment.settled` is
+ * announced in the same transaction. Also from `failed`: a row is only failed once its
+ * authorization expired unused, so this happens only if the chain itself was rewritten; the
+ * money moved, and the record must say where.
  */
 export async function markSettlementSucceeded(
   db: Db,
@@ -167,14 +168,22 @@ export async function markSettlementSucceeded(
     lastError: null,
     leaseUntil: null,
   };
-  const { count } = await db.settlement.updateMany({ where: { id, status: "pending" }, data });
-  if (count === 0) {
-    const revived = await db.settlement.updateMany({ where: { id, status: "failed" }, data });
-    if (revived.count === 1) {
-      console.error(`Settlement ${id} was failed but the chain shows its transfer ${txHash}`);
+  return runWrite(db, async (tx) => {
+    const { count } = await tx.settlement.updateMany({ where: { id, status: "pending" }, data });
+    let settled = count === 1;
+    if (!settled) {
+      const revived = await tx.settlement.updateMany({ where: { id, status: "failed" }, data });
+      if (revived.count === 1) {
+        console.error(`Settlement ${id} was failed but the chain shows its transfer ${txHash}`);
+        settled = true;
+      }
     }
-  }
-  return db.settlement.findUniqueOrThrow({ where: { id } });
+    const row = await tx.settlement.findUniqueOrThrow({ where: { id } });
+    if (settled) {
+      announce(tx, "pay", { jobId: row.jobId, proposalId: row.proposalId, settlementId: id });
+    }
+    return row;
+  });
 }
 
 /** Frees the slot: only once the chain has shown that this authorization can never move money. */

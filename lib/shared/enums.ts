@@ -17,6 +17,10 @@ export type TokenScope = (typeof TokenScopeEnum)[keyof typeof TokenScopeEnum];
 /** The 23 categories, in the schema's order. */
 export const CATEGORIES = Object.values(CategoryEnum) as [Category, ...Category[]];
 export const JOB_STATUSES = Object.values(JobStatusEnum) as [JobStatus, ...JobStatus[]];
+export const SETTLEMENT_STATUSES = Object.values(SettlementStatusEnum) as [
+  SettlementStatus,
+  ...SettlementStatus[],
+];
 export const PROPOSAL_STATUSES = Object.values(ProposalStatusEnum) as [
   ProposalStatus,
   ...ProposalStatus[],

@@ -3,6 +3,11 @@ import type {
   accessTokenViewSchema,
   agentViewSchema,
   createdAccessTokenViewSchema,
+  eventDataSchema,
+  eventViewSchema,
+  webhookAttemptViewSchema,
+  webhookDeliveryViewSchema,
+  webhookViewSchema,
   attachmentMetaSchema,
   jobViewSchema,
   paymentViewSchema,
@@ -27,6 +32,15 @@ export type PaymentView = z.output<typeof paymentViewSchema>;
 export type AccessTokenView = z.output<typeof accessTokenViewSchema>;
 /** POST /api/v1/tokens: the new token and, this once, its secret. */
 export type CreatedAccessTokenView = z.output<typeof createdAccessTokenViewSchema>;
+/** What an event says: ids and statuses, the category and the wallets concerned. */
+export type EventData = z.output<typeof eventDataSchema>;
+/** One entry of GET /api/v1/events. `id` is the feed position (pass it as `after`). */
+export type EventView = z.output<typeof eventViewSchema>;
+/** A webhook subscription (GET /api/v1/webhooks); `secret` only in the creation answer. */
+export type WebhookView = z.output<typeof webhookViewSchema>;
+export type WebhookAttemptView = z.output<typeof webhookAttemptViewSchema>;
+/** One message to one endpoint, with its attempts (GET /api/v1/webhooks/:id/deliveries). */
+export type WebhookDeliveryView = z.output<typeof webhookDeliveryViewSchema>;
 /** A wallet's work as an agent operator (the MCP tool my_work). */
 export type WorkView = z.output<typeof workViewSchema>;
 
