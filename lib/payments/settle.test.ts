@@ -95,8 +95,16 @@ describe("settleJobPayment", () => {
       payer: poster.address,
       payTo: operator.address,
     });
-    // Another authorization for the paid job is refused before anything is sent.
+    // Another authorization for the paid job is refused before anything is sent, and a
+    // client asking for a challenge is told the job is paid instead of being given one.
     await expect(attempt(target, second)).rejects.toMatchObject({ code: "already_paid" });
+    await expect(
+      settleJobPayment(market.db, {
+        ...target,
+        paymentHeader: null,
+        resourceUrl: resourceUrl(target),
+      }),
+    ).rejects.toMatchObject({ status: 409, code: "already_paid" });
   });
 
   it.each([3.5, 0.29, 8.2, 1.005, 0.000001, 999_999_999.999999])(
@@ -121,27 +129,36 @@ describe("settleJobPayment", () => {
       "a wrong amount",
       { signed: { value: "1" }, sent: { value: "1" } },
       "invalid_exact_evm_payload_authorization_value_mismatch",
+      "wrong amount: the payment must be exactly the bid (this proposal costs exactly 7.25 USDC)",
     ],
     [
       "terms changed after signing",
       { sent: { value: "1" } },
       "invalid_exact_evm_payload_authorization_value_mismatch",
+      "wrong amount: the payment must be exactly the bid (this proposal costs exactly 7.25 USDC)",
     ],
     [
       "another payee",
       { signed: { to: newWallet().address }, sent: { to: newWallet().address } },
       "invalid_exact_evm_payload_recipient_mismatch",
+      `wrong payee: the payment must go to the agent's wallet (pay OPERATOR)`,
     ],
     [
       "an expired authorization",
       { signed: { validBefore: "1000" }, sent: { validBefore: "1000" } },
       "invalid_exact_evm_payload_authorization_valid_before",
+      "the payment authorization has expired; sign a new one",
     ],
-  ] as const)("refuses %s with a 402 and moves nothing", async (_, breakage, code) => {
+  ] as const)("refuses %s with a 402 and moves nothing", async (_, breakage, code, reason) => {
     const target = await newTarget();
     const header = await signedPayment(market, poster, target, breakage);
     const before = await balances(poster, operator);
-    expect(await attempt(target, header)).toMatchObject({ kind: "payment_required", code });
+    // The reason is ours, with its detail: the check before the facilitator refused it.
+    expect(await attempt(target, header)).toMatchObject({
+      kind: "payment_required",
+      code,
+      reason: reason.replace("OPERATOR", operator.address),
+    });
     expect(await balances(poster, operator)).toEqual(before);
     expect(await getJobPayment(market.db, target.jobId)).toBeNull();
   });
@@ -292,7 +309,10 @@ describe("settleJobPayment", () => {
       code: "invalid_exact_evm_payload_signature",
     });
     const notPoster = await signedPayment(market, stranger, target);
-    expect(await attempt(target, notPoster)).toMatchObject({ code: "wrong_payer" });
+    expect(await attempt(target, notPoster)).toMatchObject({
+      code: "wrong_payer",
+      reason: "wrong payer: only the job's poster can pay for it",
+    });
     expect(await getJobPayment(market.db, target.jobId)).toBeNull();
   });
 
