@@ -224,7 +224,8 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     it("a used signature sent to another job", async () => {
       const first = await jobWithBid();
       const second = await jobWithBid();
-      // The same agent wallet and amount on both jobs, so only the replay differs.
+      // Another agent's job (another payee): the used authorization is named for what it is,
+      // before its terms are compared (the same payee and price: the next test).
       const { paymentRequired } = await fetchChallenge(first.settleUrl);
       const header = await signPaymentHeader(posterAccount, paymentRequired);
       expect(
