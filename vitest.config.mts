@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     environment: "node",
     testTimeout: 60_000,
+    // A test passes on its first try or fails: no retries hide a flake.
+    retry: 0,
     hookTimeout: 240_000,
     // Integration files each start servers and databases; two cores.
     maxWorkers: 2,

@@ -1,17 +1,6 @@
 // Integration: a real ganache (in memory), TestUSDC, the self-hosted x402 facilitator.
 import { randomBytes } from "node:crypto";
-import { x402Client } from "@x402/core/client";
-import {
-  decodePaymentResponseHeader,
-  decodePaymentSignatureHeader,
-  encodePaymentRequiredHeader,
-  encodePaymentResponseHeader,
-} from "@x402/core/http";
-import { x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
-import { ExactEvmScheme as ExactEvmServerScheme } from "@x402/evm/exact/server";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import {
   createPublicClient,
   createWalletClient,
@@ -493,87 +482,5 @@ describe("TestUSDC EIP-3009 details", () => {
   });
 });
 
-describe("@x402/fetch client against an x402ResourceServer using the facilitator", () => {
-  // A resource behind x402, served by a fake fetch (no HTTP server needed).
-  async function paidResource(payTo: Address, amountUsdc: number) {
-    const server = new x402ResourceServer(facilitator).register(
-      net.network,
-      new ExactEvmServerScheme(),
-    );
-    await server.initialize();
-    const requirements = await server.buildPaymentRequirements({
-      scheme: "exact",
-      network: net.network,
-      payTo,
-      price: toAssetAmount(net, amountUsdc),
-      maxTimeoutSeconds: 300,
-    });
-    const settlements: string[] = [];
-    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      const header = request.headers.get("PAYMENT-SIGNATURE");
-      if (!header) {
-        const paymentRequired = await server.createPaymentRequiredResponse(requirements, {
-          url: request.url,
-          description: "test resource",
-        });
-        return new Response(JSON.stringify({ error: "payment required" }), {
-          status: 402,
-          headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired) },
-        });
-      }
-      const payload = decodePaymentSignatureHeader(header);
-      const matching = server.findMatchingRequirements(requirements, payload);
-      if (!matching) return new Response("no match", { status: 402 });
-      const verified = await server.verifyPayment(payload, matching);
-      if (!verified.isValid)
-        return new Response(verified.invalidReason ?? "invalid", { status: 402 });
-      const settled = await server.settlePayment(payload, matching);
-      if (!settled.success) return new Response(settled.errorReason ?? "failed", { status: 402 });
-      settlements.push(settled.transaction);
-      return new Response(JSON.stringify({ ok: true }), {
-        status: 200,
-        headers: { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) },
-      });
-    }) as typeof fetch;
-    return { fetchImpl, settlements, requirements };
-  }
-
-  it("pays with spend controls that allow the local token", async () => {
-    const payer = account(2);
-    const payTo = account(5).address;
-    const { fetchImpl, settlements } = await paidResource(payTo, 3);
-    const before = await balanceOf(payTo);
-    const payingFetch = wrapFetchWithPayment(
-      fetchImpl,
-      x402Client.fromConfig({
-        schemes: [{ network: net.network, client: new ExactEvmClientScheme(payer) }],
-        spendControls: {
-          allowedAssets: [
-            { network: net.network, asset: net.asset, maxAmountPerPayment: "100000000" },
-          ],
-        },
-      }),
-    );
-    const response = await payingFetch("http://localhost/resource", { method: "POST" });
-    expect(response.status).toBe(200);
-    const paymentResponse = decodePaymentResponseHeader(response.headers.get("PAYMENT-RESPONSE")!);
-    expect(paymentResponse).toMatchObject({ success: true, payer: payer.address });
-    expect(settlements).toEqual([paymentResponse.transaction]);
-    expect(await balanceOf(payTo)).toBe(before + 3_000_000n);
-  });
-
-  it("default spend controls refuse the local token (not a known asset)", async () => {
-    const { fetchImpl, settlements } = await paidResource(account(5).address, 3);
-    const payingFetch = wrapFetchWithPayment(
-      fetchImpl,
-      x402Client.fromConfig({
-        schemes: [{ network: net.network, client: new ExactEvmClientScheme(account(2)) }],
-      }),
-    );
-    await expect(payingFetch("http://localhost/resource", { method: "POST" })).rejects.toThrow(
-      /rejected by spendControls/,
-    );
-    expect(settlements).toEqual([]);
-  });
-});
+// @x402/fetch paying the product's own settle route: lib/payments/settle.test.ts (in-process)
+// and tests/http/settlement.test.ts (over HTTP).

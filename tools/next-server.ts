@@ -12,7 +12,11 @@ export interface NextServer {
   logs(): string;
 }
 
-export async function freePort(): Promise<number> {
+/**
+ * A port the kernel says is free right now. It is only a guess: another process may bind it
+ * before the server does, so launchNextServer retries on EADDRINUSE with another one.
+ */
+async function candidatePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
@@ -23,6 +27,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The port was taken between choosing it and the server binding it: try another. */
+class AddressInUse extends Error {
+  override name = "AddressInUse";
+}
+
+const BIND_ATTEMPTS = 5;
+
 /**
  * Starts the production build with `env` on top of this process's environment and waits
  * until the API answers. `APP_URL` defaults to the server's own URL (each launch picks a new
@@ -30,7 +41,19 @@ export async function freePort(): Promise<number> {
  * so `stop` ends it whole.
  */
 export async function launchNextServer(env: Record<string, string>): Promise<NextServer> {
-  const port = await freePort();
+  // APP_URL names the server's own origin, so the port is chosen before the start; the server
+  // binds it itself, and a port someone else took meanwhile means another attempt, not a
+  // server on a port it does not own.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchOnce(env, await candidatePort());
+    } catch (error) {
+      if (!(error instanceof AddressInUse) || attempt >= BIND_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function launchOnce(env: Record<string, string>, port: number): Promise<NextServer> {
   let output = "";
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
@@ -86,16 +109,23 @@ export async function launchNextServer(env: Record<string, string>): Promise<Nex
   };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the app server exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      if (/EADDRINUSE/.test(output)) throw new AddressInUse(`port ${port} is taken`);
+      throw new Error(`the app server exited early:\n${output}`);
+    }
     if (output.includes("is in use by process")) {
       await stop();
       throw new Error(`the server's embedded database is held by another process:\n${output}`);
     }
-    try {
-      const response = await fetch(`${url}/api/v1/jobs?limit=1`);
-      if (response.ok) return { url, stop, kill, logs: () => output };
-    } catch {
-      // not listening yet
+    // Only once this child says it listens: an answer on the port before that could come from
+    // another process that took the port first.
+    if (output.includes("> Ready on")) {
+      try {
+        const response = await fetch(`${url}/api/v1/jobs?limit=1`);
+        if (response.ok) return { url, stop, kill, logs: () => output };
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }

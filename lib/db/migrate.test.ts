@@ -1,5 +1,10 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DB_KINDS } from "@/tests/helpers/db";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  createEmptyDatabase,
+  createTestDatabase,
+  DB_KINDS,
+  type EmptyDatabase,
+} from "@/tests/helpers/db";
 import { openDatabase } from "./client";
 import { loadMigrations, migrate, MigrationError } from "./migrate";
 import { pgliteSession } from "./sql";
@@ -26,22 +31,6 @@ describe("migration runner", () => {
     }
   });
 
-  it("refuses to continue past a failed migration and records its log", async () => {
-    const open = await openDatabase({ kind: "pglite", dataDir: undefined });
-    try {
-      const session = pgliteSession(open.pglite!);
-      const broken = [
-        { name: "20990101000000_broken", sql: "CREATE TABLE nope (;", checksum: "x".repeat(64) },
-      ];
-      await expect(migrate(session, broken)).rejects.toThrow(MigrationError);
-      await expect(migrate(session, broken)).rejects.toThrow(/failed or never finished; refusing/);
-      const [row] = await session.query<{ logs: string }>(`SELECT logs FROM "_prisma_migrations"`);
-      expect(row?.logs).toMatch(/syntax error/);
-    } finally {
-      await open.close();
-    }
-  });
-
   it("refuses a migration edited after it was applied", async () => {
     const open = await openDatabase({ kind: "pglite", dataDir: undefined });
     try {
@@ -59,6 +48,134 @@ describe("migration runner", () => {
   });
 });
 
+describe.each(DB_KINDS)("migrations on %s", (kind) => {
+  let database: EmptyDatabase | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+  const tableExists = async (name: string) =>
+    (
+      await database!.sql.query<{ found: string | null }>(`SELECT to_regclass($1)::text AS found`, [
+        name,
+      ])
+    )[0]?.found !== null;
+
+  it("a failed migration leaves nothing half-applied, records its log and blocks the next run", async () => {
+    database = await createEmptyDatabase(kind);
+    const broken = {
+      name: "20990101000000_broken",
+      sql: "CREATE TABLE half (id int);\nCREATE TABLE nope (;",
+      checksum: "x".repeat(64),
+    };
+    const later = {
+      name: "20990102000000_later",
+      sql: "CREATE TABLE later (id int);",
+      checksum: "y".repeat(64),
+    };
+    await expect(migrate(database.sql, [broken, later])).rejects.toThrow(
+      /Migration 20990101000000_broken failed: syntax error/,
+    );
+    // The migration's statements ran as one transaction: its first table is not there either,
+    // and the runner stopped before the next migration.
+    expect(await tableExists("half")).toBe(false);
+    expect(await tableExists("later")).toBe(false);
+    const rows = await database.sql.query<{
+      migration_name: string;
+      logs: string | null;
+      finished_at: Date | null;
+    }>(`SELECT migration_name, logs, finished_at FROM "_prisma_migrations"`);
+    expect(rows).toEqual([
+      {
+        migration_name: "20990101000000_broken",
+        logs: expect.stringMatching(/syntax error/),
+        finished_at: null,
+      },
+    ]);
+    // The next run refuses until someone resolves the row, even with the migration fixed.
+    const fixed = { ...broken, sql: "CREATE TABLE half (id int);", checksum: "z".repeat(64) };
+    const refused = migrate(database.sql, [fixed, later]);
+    await expect(refused).rejects.toBeInstanceOf(MigrationError);
+    await expect(refused).rejects.toThrow(
+      /Migration 20990101000000_broken failed or never finished; refusing to continue/,
+    );
+    expect(await tableExists("later")).toBe(false);
+    // Marked rolled back by an operator: the fixed migration and the next one apply.
+    await database.sql.query(`UPDATE "_prisma_migrations" SET "rolled_back_at" = now()`);
+    expect(await migrate(database.sql, [fixed, later])).toEqual({
+      applied: [fixed.name, later.name],
+      alreadyApplied: [],
+    });
+  });
+
+  it("applies later migrations on top of a populated database, keeping every row", async () => {
+    database = await createEmptyDatabase(kind);
+    const [init, ...rest] = loadMigrations();
+    expect(rest.length).toBeGreaterThan(0);
+    await migrate(database.sql, [init!]);
+    // Rows as the first release wrote them (raw SQL: today's client knows later columns).
+    const poster = "0x1111111111111111111111111111111111111111";
+    const agentWallet = "0x2222222222222222222222222222222222222222";
+    await database.sql.exec(`
+      INSERT INTO "wallets" ("address") VALUES ('${poster}');
+      INSERT INTO "agents" ("id", "name", "walletAddress", "operatorAddress", "categories")
+        VALUES ('agent_1', 'A', '${agentWallet}', '${agentWallet}', ARRAY['research']::"Category"[]);
+      INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic",
+          "timelineDays", "requirements", "handle", "status", "posterAddress",
+          "assignedAgentId", "acceptedProposalId", "paymentTxHash")
+        VALUES ('job_1', 'T', 'D', 'research', 25000000, 3, ARRAY['r'], '@111111',
+          'in_progress', '${poster}', 'agent_1', 'prop_1', '0x${"ab".repeat(32)}');
+      INSERT INTO "proposals" ("id", "jobId", "agentId", "bidAtomic", "etaDays", "message",
+          "status")
+        VALUES ('prop_1', 'job_1', 'agent_1', 20000000, 2, 'm', 'accepted');
+      INSERT INTO "settlements" ("id", "jobId", "proposalId", "payer", "payTo",
+          "amountAtomic", "network", "asset", "authorizationNonce", "validBefore", "txHash",
+          "status")
+        VALUES ('stl_1', 'job_1', 'prop_1', '${poster}', '${agentWallet}', 20000000,
+          'eip155:31337', '0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab', '0x${"00".repeat(32)}',
+          9999999999, '0x${"ab".repeat(32)}', 'succeeded');
+    `);
+    expect(await migrate(database.sql)).toEqual({
+      applied: rest.map((migration) => migration.name),
+      alreadyApplied: [init!.name],
+    });
+    const { db } = database;
+    expect(await db.job.findUniqueOrThrow({ where: { id: "job_1" } })).toMatchObject({
+      status: "in_progress",
+      budgetAtomic: 25_000_000n,
+      acceptedProposalId: "prop_1",
+    });
+    expect(await db.proposal.findUniqueOrThrow({ where: { id: "prop_1" } })).toMatchObject({
+      status: "accepted",
+      bidAtomic: 20_000_000n,
+    });
+    // The old settlement gains the new columns with their defaults.
+    expect(await db.settlement.findUniqueOrThrow({ where: { id: "stl_1" } })).toMatchObject({
+      status: "succeeded",
+      txHash: `0x${"ab".repeat(32)}`,
+      amountAtomic: 20_000_000n,
+      attempts: 0,
+      claimBlock: null,
+      payload: null,
+      leaseUntil: null,
+      inFlightUntil: null,
+      lastError: null,
+      failureCode: null,
+    });
+    // And the new tables work with the old rows: a session for the existing wallet.
+    const expiresAt = new Date("2099-01-01T00:00:00.000Z");
+    await db.session.create({ data: { id: "s".repeat(43), wallet: poster, expiresAt } });
+    expect(
+      (
+        await db.wallet.findUniqueOrThrow({
+          where: { address: poster },
+          include: { sessions: true },
+        })
+      ).sessions,
+    ).toEqual([expect.objectContaining({ id: "s".repeat(43), userAgent: "", revokedAt: null })]);
+  });
+});
+
 describe.each(DB_KINDS)("data layer on %s", (kind) => {
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   afterAll(async () => database?.close());
@@ -69,102 +186,73 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     const poster = "0x1111111111111111111111111111111111111111";
     const operator = "0x2222222222222222222222222222222222222222";
     const now = new Date("2026-11-22T10:00:00.000Z");
-
-    const wallet = await db.wallet.create({
-      data: { address: poster, verified: true, verifiedAt: now, createdAt: now },
-    });
-    expect(wallet).toEqual({ address: poster, verified: true, verifiedAt: now, createdAt: now });
-
-    const nonce = await db.siweNonce.create({
-      data: { nonce: "abc123abc123", expiresAt: now, usedAt: now, createdAt: now },
-    });
-    expect(nonce).toEqual({ nonce: "abc123abc123", expiresAt: now, usedAt: now, createdAt: now });
-
-    const agent = await db.agent.create({
-      data: {
+    const later = new Date("2026-11-23T11:30:00.123Z");
+    // Every field of every model is written with a value that is not its default, then read
+    // back with a fresh query (not create()'s return) and compared whole.
+    const rows = {
+      wallet: { address: poster, verified: true, verifiedAt: later, createdAt: now },
+      siweNonce: { nonce: "abc123abc123", expiresAt: later, usedAt: now, createdAt: now },
+      agent: {
         id: "agent_1",
         name: "A",
         description: "d",
         walletAddress: operator,
-        operatorAddress: operator,
-        categories: ["research", "customer_support"],
+        operatorAddress: poster,
+        categories: ["research", "customer_support"] as ("research" | "customer_support")[],
         createdAt: now,
       },
-    });
-    expect(agent.categories).toEqual(["research", "customer_support"]);
-
-    const job = await db.job.create({
-      data: {
+      job: {
         id: "job_1",
         title: "T",
         description: "D",
-        category: "data",
+        category: "data" as const,
         budgetAtomic: 1_000_000_000_000_000n,
         timelineDays: 3650,
         requirements: ["r1", "r2"],
         handle: "@111111",
-        status: "delivered",
+        status: "delivered" as const,
         posterAddress: poster,
-        assignedAgentId: agent.id,
+        assignedAgentId: "agent_1",
         acceptedProposalId: "prop_1",
         paymentTxHash: `0x${"ab".repeat(32)}`,
         createdAt: now,
-        updatedAt: now,
-        deliveredAt: now,
-        completedAt: null,
+        updatedAt: later,
+        deliveredAt: later,
+        completedAt: later,
       },
-    });
-    expect(job.budgetAtomic).toBe(1_000_000_000_000_000n);
-    expect(job.requirements).toEqual(["r1", "r2"]);
-
-    const proposal = await db.proposal.create({
-      data: {
+      proposal: {
         id: "prop_1",
-        jobId: job.id,
-        agentId: agent.id,
-        bidAtomic: 1n,
-        etaDays: 1,
+        jobId: "job_1",
+        agentId: "agent_1",
+        bidAtomic: 999_999_999_999_999n,
+        etaDays: 3650,
         message: "m",
-        status: "accepted",
+        status: "accepted" as const,
         createdAt: now,
-        updatedAt: now,
+        updatedAt: later,
       },
-    });
-    expect(proposal.bidAtomic).toBe(1n);
-
-    const review = await db.review.create({
-      data: {
+      review: {
         id: "rev_1",
-        agentId: agent.id,
-        jobId: job.id,
+        agentId: "agent_1",
+        jobId: "job_1",
         reviewerAddress: poster,
         rating: 5,
         comment: "great",
         createdAt: now,
       },
-    });
-    expect(review.rating).toBe(5);
-
-    const bytes = new Uint8Array([0, 1, 2, 255]);
-    await db.attachment.create({
-      data: {
+      attachment: {
         id: "att_1",
-        jobId: job.id,
+        jobId: "job_1",
         name: "f.bin",
         size: 4,
         type: "application/octet-stream",
-        data: bytes,
+        data: new Uint8Array([0, 1, 2, 255]),
         createdAt: now,
       },
-    });
-    const attachment = await db.attachment.findUniqueOrThrow({ where: { id: "att_1" } });
-    expect(Array.from(attachment.data)).toEqual([0, 1, 2, 255]);
-
-    const settlement = await db.settlement.create({
-      data: {
+      settlement: {
         id: "stl_1",
-        jobId: job.id,
-        proposalId: proposal.id,
+        jobId: "job_1",
+        proposalId: "prop_1",
         payer: poster,
         payTo: operator,
         amountAtomic: 1n,
@@ -173,37 +261,64 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         authorizationNonce: `0x${"00".repeat(32)}`,
         validBefore: 9_999_999_999n,
         txHash: `0x${"cd".repeat(32)}`,
-        status: "succeeded",
-        failureReason: null,
+        // Live (succeeded): the constraints test below relies on the job's one live row.
+        status: "succeeded" as const,
+        failureReason: "expired",
+        failureCode: "settlement_failed",
+        lastError: "rpc timeout",
+        claimBlock: 123_456_789_012n,
+        payload: { x402Version: 2, payload: { signature: "0x12", nested: [1, "two", null] } },
+        leaseUntil: later,
+        inFlightUntil: later,
+        attempts: 7,
         createdAt: now,
-        updatedAt: now,
-        settledAt: now,
+        updatedAt: later,
+        settledAt: later,
       },
-    });
-    expect(await db.settlement.findUniqueOrThrow({ where: { id: settlement.id } })).toEqual(
-      settlement,
-    );
-
-    const session = await db.session.create({
-      data: {
+      session: {
         id: "s".repeat(43),
         wallet: poster,
         createdAt: now,
-        expiresAt: now,
-        revokedAt: now,
-        lastSeenAt: now,
+        expiresAt: later,
+        revokedAt: later,
+        lastSeenAt: later,
         userAgent: "ua",
       },
+      rateLimitCounter: { key: "auth:ip:127.0.0.1", count: 3, resetAt: later },
+    };
+    await db.wallet.create({ data: rows.wallet });
+    await db.siweNonce.create({ data: rows.siweNonce });
+    await db.agent.create({ data: rows.agent });
+    await db.job.create({ data: rows.job });
+    await db.proposal.create({ data: rows.proposal });
+    await db.review.create({ data: rows.review });
+    await db.attachment.create({ data: rows.attachment });
+    await db.settlement.create({ data: rows.settlement });
+    await db.session.create({ data: rows.session });
+    await db.rateLimitCounter.create({ data: rows.rateLimitCounter });
+
+    expect(await db.wallet.findUniqueOrThrow({ where: { address: poster } })).toEqual(rows.wallet);
+    expect(await db.siweNonce.findUniqueOrThrow({ where: { nonce: "abc123abc123" } })).toEqual(
+      rows.siweNonce,
+    );
+    expect(await db.agent.findUniqueOrThrow({ where: { id: "agent_1" } })).toEqual(rows.agent);
+    expect(await db.job.findUniqueOrThrow({ where: { id: "job_1" } })).toEqual(rows.job);
+    expect(await db.proposal.findUniqueOrThrow({ where: { id: "prop_1" } })).toEqual(rows.proposal);
+    expect(await db.review.findUniqueOrThrow({ where: { id: "rev_1" } })).toEqual(rows.review);
+    const attachment = await db.attachment.findUniqueOrThrow({ where: { id: "att_1" } });
+    expect({ ...attachment, data: Array.from(attachment.data) }).toEqual({
+      ...rows.attachment,
+      data: [0, 1, 2, 255],
     });
-    expect(await db.session.findUniqueOrThrow({ where: { id: session.id } })).toEqual(session);
+    expect(await db.settlement.findUniqueOrThrow({ where: { id: "stl_1" } })).toEqual(
+      rows.settlement,
+    );
+    expect(await db.session.findUniqueOrThrow({ where: { id: rows.session.id } })).toEqual(
+      rows.session,
+    );
     expect(
-      (
-        await db.wallet.findUniqueOrThrow({
-          where: { address: poster },
-          include: { sessions: true },
-        })
-      ).sessions,
-    ).toEqual([session]);
+      await db.rateLimitCounter.findUniqueOrThrow({ where: { key: rows.rateLimitCounter.key } }),
+    ).toEqual(rows.rateLimitCounter);
 
     const token = await db.accessToken.create({
       data: {
@@ -231,20 +346,13 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
       ).accessTokens,
     ).toEqual([token]);
 
-    const counter = await db.rateLimitCounter.create({
-      data: { key: "auth:ip:127.0.0.1", count: 3, resetAt: now },
-    });
-    expect(await db.rateLimitCounter.findUniqueOrThrow({ where: { key: counter.key } })).toEqual(
-      counter,
-    );
-
     const event = await db.event.create({
       data: {
         type: "job.created",
-        jobId: job.id,
+        jobId: rows.job.id,
         category: "data",
         actors: [poster, operator],
-        data: { jobId: job.id, jobStatus: "open", nested: { n: 1 } },
+        data: { jobId: rows.job.id, jobStatus: "open", nested: { n: 1 } },
         createdAt: now,
       },
     });
@@ -327,25 +435,24 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     expect(await db.webhookDelivery.count()).toBe(0);
     expect(await db.webhookAttempt.count()).toBe(0);
 
+    // The relations join on the columns written above.
     const full = await db.job.findUniqueOrThrow({
-      where: { id: job.id },
+      where: { id: "job_1" },
       include: {
-        poster: true,
+        poster: { include: { sessions: true } },
         assignedAgent: true,
         proposals: true,
         reviews: true,
-        attachments: true,
+        attachments: { select: { id: true } },
         settlements: true,
       },
     });
-    expect(full.poster.verified).toBe(true);
-    expect(full.assignedAgent?.id).toBe(agent.id);
-    expect([
-      full.proposals.length,
-      full.reviews.length,
-      full.attachments.length,
-      full.settlements.length,
-    ]).toEqual([1, 1, 1, 1]);
+    expect(full.poster).toEqual({ ...rows.wallet, sessions: [rows.session] });
+    expect(full.assignedAgent).toEqual(rows.agent);
+    expect(full.proposals).toEqual([rows.proposal]);
+    expect(full.reviews).toEqual([rows.review]);
+    expect(full.attachments).toEqual([{ id: "att_1" }]);
+    expect(full.settlements).toEqual([rows.settlement]);
   });
 
   it("enforces the constraints the schema cannot express", async () => {

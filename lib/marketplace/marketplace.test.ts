@@ -3,7 +3,9 @@
 // state, reads like the spec's tables: 403 for the wrong actor, then 409 for the wrong state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAccount } from "viem";
+import { mintTestUsdc } from "@/dev/local-chain";
 import { DomainError } from "@/lib/errors";
+import { toErrorResponse } from "@/lib/http";
 import { deliverSchema } from "@/lib/shared/schemas/jobs";
 import {
   agentInput,
@@ -17,10 +19,10 @@ import {
   startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { tokenReader } from "@/tests/helpers/x402";
-import { registerAgent } from "./agents";
-import { createJob, getJob } from "./jobs";
+import { listAgents, registerAgent } from "./agents";
+import { createJob, getJob, listJobs } from "./jobs";
 import { listProposals, rejectProposal, submitProposal } from "./proposals";
-import { listReviewsForJob, postReview } from "./reviews";
+import { listReviews, listReviewsForJob, postReview } from "./reviews";
 import { acceptProposal, completeJob, deliverJob } from "./transitions";
 
 let market: InProcessMarket;
@@ -29,7 +31,8 @@ let operator: LocalAccount;
 let stranger: LocalAccount;
 
 beforeAll(async () => {
-  market = await startInProcessMarket();
+  // A stalled chain answers "pending" after 2 s instead of the production 20.
+  market = await startInProcessMarket({ SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: "2" });
   [poster, operator, stranger] = [newWallet(), newWallet(), newWallet()];
 });
 afterAll(() => market?.stop());
@@ -42,6 +45,20 @@ async function refusal(write: Promise<unknown>) {
   );
   if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${error}`);
   return { status: error.status, message: error.message };
+}
+
+/**
+ * What the route answers when a write throws: the status and body of lib/http's mapping
+ * (DomainError → its status, a schema's ZodError → 400 with the issue).
+ */
+async function answered(write: Promise<unknown>) {
+  const error = await write.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (error === undefined) throw new Error("expected a refusal, the write succeeded");
+  const response = toErrorResponse(error);
+  return { status: response.status, ...((await response.json()) as { error: string }) };
 }
 
 /** An open job with a bid, paid and accepted: in progress. */
@@ -148,6 +165,26 @@ describe("reject", () => {
       message: "this proposal is paid; accept it with the payment's txHash instead of rejecting it",
     });
   });
+
+  it("refuses to reject a proposal whose payment is still settling (the chain stalled)", async () => {
+    const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
+    const target = { jobId: job.id, proposalId: proposal.id };
+    const header = await signedPayment(market, poster, target);
+    await market.chain.rpc("miner_stop");
+    try {
+      await expect(settle(market, target, header)).rejects.toMatchObject({
+        code: "settlement_pending",
+      });
+      expect(await refusal(rejectProposal(market.db, poster.address, job.id, proposal.id))).toEqual(
+        {
+          status: 409,
+          message: "a payment for this proposal is being settled; it cannot be rejected",
+        },
+      );
+    } finally {
+      await market.chain.rpc("miner_start");
+    }
+  });
 });
 
 describe("accept", () => {
@@ -211,6 +248,215 @@ describe("accept", () => {
   });
 });
 
+describe("accept refuses a settlement that does not pay for this bid (402, each with its reason)", () => {
+  // The product only ever records a settlement for the exact terms it challenged; these rows
+  // are edited by the test to show that accept checks each term itself, and the chain's
+  // receipt, instead of trusting the ledger.
+  async function paidBid(bidUsdc = 7.25) {
+    const { job, agent, proposal } = await jobWithBid(
+      market.db,
+      poster.address,
+      operator.address,
+      bidUsdc,
+    );
+    const target = { jobId: job.id, proposalId: proposal.id };
+    const txHash = await settle(market, target, await signedPayment(market, poster, target));
+    return { job, agent, proposal, txHash };
+  }
+  const editLedger = (jobId: string, data: Record<string, unknown>) =>
+    market.db.settlement.updateMany({ where: { jobId }, data });
+  const accept = (paid: { job: { id: string }; proposal: { id: string } }, txHash: `0x${string}`) =>
+    acceptProposal(market.db, poster.address, paid.job.id, {
+      proposalId: paid.proposal.id,
+      txHash,
+    });
+
+  it.each([
+    [
+      "paid by someone other than the poster",
+      () => ({ payer: stranger.address }),
+      "it was not paid by the poster",
+    ],
+    [
+      "underpaid: the recorded amount is below the bid",
+      () => ({ amountAtomic: 7_249_999n }),
+      "its amount is not the bid",
+    ],
+    [
+      "paid to another wallet than the agent's",
+      () => ({ payTo: stranger.address }),
+      "it was not paid to the agent's wallet",
+    ],
+    ["made on another network", () => ({ network: "eip155:8453" }), "it was made on eip155:8453"],
+    [
+      "paid in another asset",
+      () => ({ asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }),
+      "it paid in 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913, not USDC",
+    ],
+  ] as const)("%s", async (_name, edit, reason) => {
+    const paid = await paidBid();
+    expect(await editLedger(paid.job.id, edit())).toEqual({ count: 1 });
+    expect(await refusal(accept(paid, paid.txHash))).toEqual({
+      status: 402,
+      message: `the settlement does not pay for this bid: ${reason}`,
+    });
+    expect((await getJob(market.db, paid.job.id)).status).toBe("open");
+  });
+
+  it("a settlement of another proposal of the same job", async () => {
+    const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
+    const rival = await registerAgent(market.db, stranger.address, agentInput());
+    const other = await submitProposal(
+      market.db,
+      stranger.address,
+      job.id,
+      proposalInput(rival.id),
+    );
+    const target = { jobId: job.id, proposalId: other.id };
+    const txHash = await settle(market, target, await signedPayment(market, poster, target));
+    expect(await refusal(accept({ job, proposal }, txHash))).toEqual({
+      status: 402,
+      message:
+        "txHash is not a successful settlement of this job and proposal; " +
+        "pay through POST /api/jobs/:id/settle?proposalId=... first",
+    });
+    // The paid proposal itself is accepted with the same hash.
+    expect((await accept({ job, proposal: other }, txHash)).status).toBe("in_progress");
+  });
+
+  it("a ledger hash whose receipt is not a transfer of this payment (a faucet mint)", async () => {
+    const paid = await paidBid();
+    const mint = await mintTestUsdc(market.chain.rpcUrl, poster.address, 1n);
+    await editLedger(paid.job.id, { txHash: mint });
+    expect(await refusal(accept(paid, mint))).toEqual({
+      status: 402,
+      message:
+        "the chain's receipt does not show this payment: " +
+        "no EIP-3009 authorization by the payer with this nonce in this transaction",
+    });
+  });
+
+  it("a ledger hash naming another payment with the same payer, payee and amount", async () => {
+    const first = await paidBid();
+    const second = await paidBid();
+    // The first row gives its hash up (hashes are unique), the second row takes it.
+    await editLedger(first.job.id, { txHash: `0x${"0".repeat(63)}1` });
+    await editLedger(second.job.id, { txHash: first.txHash });
+    expect(await refusal(accept(second, first.txHash))).toEqual({
+      status: 402,
+      message:
+        "the chain's receipt does not show this payment: " +
+        "no EIP-3009 authorization by the payer with this nonce in this transaction",
+    });
+  });
+});
+
+describe("list pages through rows created at the same instant", () => {
+  // Rows written in one millisecond share createdAt; the cursor must still name one row, so
+  // a page boundary inside such a tie neither repeats nor skips a row. Five tied rows, pages
+  // of two: the boundaries fall inside the tie twice.
+  const TIE = new Date("2026-11-22T12:00:00.000Z");
+
+  async function pages<T extends { id: string }>(
+    list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>,
+  ): Promise<string[][]> {
+    const result: string[][] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const { items, nextCursor } = await list(cursor);
+      result.push(items.map((item) => item.id));
+      if (!nextCursor) return result;
+      cursor = nextCursor;
+    }
+    throw new Error("the list did not end");
+  }
+  /** The ids in the order the list must give: createdAt, then id, both in `direction`. */
+  const expected = (ids: string[], direction: "asc" | "desc") => {
+    const sorted = [...ids].sort();
+    return direction === "asc" ? sorted : sorted.reverse();
+  };
+
+  it("jobs (newest first)", async () => {
+    const category = "legal";
+    const ids = [];
+    for (let i = 0; i < 5; i++)
+      ids.push((await createJob(market.db, poster.address, jobInput({ category }))).id);
+    await market.db.job.updateMany({ where: { id: { in: ids } }, data: { createdAt: TIE } });
+    const seen = await pages((cursor) => listJobs(market.db, { category, limit: 2, cursor }));
+    expect(seen.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(seen.flat()).toEqual(expected(ids, "desc"));
+  });
+
+  it("agents (newest first)", async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(
+        (
+          await registerAgent(
+            market.db,
+            stranger.address,
+            agentInput({ categories: ["translation"] }),
+          )
+        ).id,
+      );
+    }
+    await market.db.agent.updateMany({ where: { id: { in: ids } }, data: { createdAt: TIE } });
+    const seen = await pages((cursor) =>
+      listAgents(market.db, { category: "translation", sort: "newest", limit: 2, cursor }),
+    );
+    expect(seen.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(seen.flat()).toEqual(expected(ids, "desc"));
+  });
+
+  it("proposals (oldest first)", async () => {
+    const job = await createJob(market.db, poster.address, jobInput());
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      const agent = await registerAgent(market.db, operator.address, agentInput());
+      ids.push(
+        (await submitProposal(market.db, operator.address, job.id, proposalInput(agent.id))).id,
+      );
+    }
+    await market.db.proposal.updateMany({ where: { id: { in: ids } }, data: { createdAt: TIE } });
+    const seen = await pages((cursor) =>
+      listProposals(market.db, job.id, { status: "all", limit: 2, cursor }),
+    );
+    expect(seen.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(seen.flat()).toEqual(expected(ids, "asc"));
+  });
+
+  it("reviews (newest first)", async () => {
+    const agent = await registerAgent(market.db, operator.address, agentInput());
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      const job = await createJob(market.db, poster.address, jobInput());
+      const proposal = await submitProposal(
+        market.db,
+        operator.address,
+        job.id,
+        proposalInput(agent.id),
+      );
+      const target = { jobId: job.id, proposalId: proposal.id };
+      const txHash = await settle(market, target, await signedPayment(market, poster, target));
+      await acceptProposal(market.db, poster.address, job.id, { proposalId: proposal.id, txHash });
+      ids.push(
+        (
+          await postReview(market.db, poster.address, {
+            jobId: job.id,
+            agentId: agent.id,
+            rating: 5,
+            comment: `r${i}`,
+          })
+        ).id,
+      );
+    }
+    await market.db.review.updateMany({ where: { id: { in: ids } }, data: { createdAt: TIE } });
+    const seen = await pages((cursor) => listReviews(market.db, agent.id, { limit: 2, cursor }));
+    expect(seen.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(seen.flat()).toEqual(expected(ids, "desc"));
+  });
+});
+
 describe("deliver, review, complete", () => {
   const files = deliverSchema.parse({
     attachments: [
@@ -238,6 +484,54 @@ describe("deliver, review, complete", () => {
       status: 409,
       message: "cannot deliver: the job is delivered, it must be in progress",
     });
+  });
+
+  const MiB = 1024 * 1024;
+  /** A real file of `bytes` bytes whose declared size matches its data. */
+  const fileOf = (name: string, bytes: number) => ({
+    name,
+    size: bytes,
+    type: "application/octet-stream",
+    dataUrl: `data:application/octet-stream;base64,${Buffer.alloc(bytes, 0x61).toString("base64")}`,
+  });
+  /** As the route does it: the body through the deliver schema, then the domain. */
+  const deliverBody = (jobId: string, attachments: unknown[]) =>
+    Promise.resolve().then(() =>
+      deliverJob(market.db, operator.address, jobId, deliverSchema.parse({ attachments })),
+    );
+
+  it("refuses one file of 5 MiB + 1 byte whose size matches its data (400, the 5 MiB cap)", async () => {
+    const { job } = await jobInProgress();
+    expect(await answered(deliverBody(job.id, [fileOf("big.bin", 5 * MiB + 1)]))).toEqual({
+      status: 400,
+      error: "attachments.0.size: an attachment may be at most 5242880 bytes (5 MiB)",
+    });
+    expect((await getJob(market.db, job.id)).status).toBe("in_progress");
+    expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);
+  });
+
+  it("refuses 10 MiB + 1 byte in all, every file under 5 MiB (400, the 10 MiB total cap)", async () => {
+    const { job } = await jobInProgress();
+    const files = [
+      fileOf("a.bin", 4 * MiB),
+      fileOf("b.bin", 4 * MiB),
+      fileOf("c.bin", 2 * MiB + 1),
+    ];
+    expect(await answered(deliverBody(job.id, files))).toEqual({
+      status: 400,
+      error: "attachments may be at most 10 MiB in all",
+    });
+    expect((await getJob(market.db, job.id)).status).toBe("in_progress");
+    expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);
+  });
+
+  it("takes exactly 10 MiB in two files of exactly 5 MiB", async () => {
+    const { job } = await jobInProgress();
+    const delivered = await deliverBody(job.id, [
+      fileOf("a.bin", 5 * MiB),
+      fileOf("b.bin", 5 * MiB),
+    ]);
+    expect(delivered.attachments.map((file) => file.size)).toEqual([5 * MiB, 5 * MiB]);
   });
 
   it("lets two deliveries race: one lands, the other is a 409 and adds nothing", async () => {

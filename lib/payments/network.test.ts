@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "@/lib/config";
 import { GANACHE_PRIVATE_KEYS } from "@/dev/local-chain";
-import { atomicToUsdc, usdcToAtomic } from "@/lib/shared/money";
-import { CDP_FACILITATOR_URL, resolveSettlementNetwork, toAssetAmount } from "./network";
+import { CDP_FACILITATOR_URL, resolveSettlementNetwork } from "./network";
 
 const resolve = (vars: Record<string, string>) => resolveSettlementNetwork(parseEnv(vars));
 const SOME_KEY = `0x${"ab".repeat(32)}`;
@@ -133,24 +132,5 @@ describe("resolveSettlementNetwork: base", () => {
   });
 });
 
-describe("amounts", () => {
-  const local = resolve({ FACILITATOR_PRIVATE_KEY: SOME_KEY });
-  const base = resolve({ SETTLEMENT_NETWORK: "base", X402_FACILITATOR_URL: "https://f.example" });
-
-  it.each([
-    ["local", local],
-    ["base", base],
-  ] as const)("a USDC amount maps to 6-decimal atomic units on %s", (_, net) => {
-    expect(10n ** BigInt(net.decimals)).toBe(1_000_000n);
-    expect(toAssetAmount(net, 12.5)).toEqual({
-      asset: net.asset,
-      amount: "12500000",
-      extra: net.eip712Domain,
-    });
-    expect(toAssetAmount(net, 0.000001).amount).toBe("1");
-    expect(toAssetAmount(net, 8.2).amount).toBe("8200000");
-    expect(toAssetAmount(net, 1_000_000_000).amount).toBe("1000000000000000");
-    expect(atomicToUsdc(usdcToAtomic(19.99))).toBe(19.99);
-    expect(() => toAssetAmount(net, 0.0000001)).toThrow(RangeError);
-  });
-});
+// Amounts: the bid's atomic units in the challenge, for bids a float cannot hold exactly, are
+// checked where the product converts them (lib/payments/settle.test.ts; lib/shared/money.test.ts).

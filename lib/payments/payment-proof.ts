@@ -15,7 +15,7 @@ const PAY_FIRST = "pay through POST /api/jobs/:id/settle?proposalId=... first";
  * Accept's payment check: `txHash` must be a succeeded settlement recorded by this server
  * for exactly this job and proposal, on the configured network and asset, paid by the poster
  * to the agent's wallet for the bid, and, where the chain answers, a receipt whose
- * Transfer log says the same. Each refusal says which of these failed (402).
+ * AuthorizationUsed log is this settlement's authorization and whose Transfer log says the same. Each refusal says which of these failed (402).
  */
 export async function assertPaidFor(
   db: Db,
@@ -73,6 +73,9 @@ async function assertReceiptMatches(settlement: Settlement) {
       from: getAddress(settlement.payer),
       to: getAddress(settlement.payTo),
       amountAtomic: settlement.amountAtomic,
+      // This settlement's own authorization: another payment with the same payer, payee and
+      // amount is not this one.
+      nonce: settlement.authorizationNonce as Hex,
     });
   } catch {
     // The chain is unreachable: our own ledger row is the proof.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { openDatabase, type OpenDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { openPgSession, pgliteSession, quoteIdent } from "@/lib/db/sql";
+import { openPgSession, pgliteSession, quoteIdent, type SqlSession } from "@/lib/db/sql";
 
 /**
  * Real databases for tests: a fresh in-memory PGlite always, and a fresh schema on the
@@ -26,26 +26,37 @@ export function freshSchemaName(): string {
 }
 
 export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
+  const database = await createEmptyDatabase(kind);
+  await migrate(database.sql);
+  return database;
+}
+
+export interface EmptyDatabase extends TestDatabase {
+  /** Raw SQL on the same database (the migration runner's session). */
+  sql: SqlSession;
+}
+
+/** A fresh database with no tables at all (for migration tests); `close` drops it. */
+export async function createEmptyDatabase(kind: DbKind): Promise<EmptyDatabase> {
   if (kind === "pglite") {
     const open = await openDatabase({ kind: "pglite", dataDir: undefined });
-    await migrate(pgliteSession(open.pglite!));
-    return { ...open, kind };
+    return { ...open, kind, sql: pgliteSession(open.pglite!) };
   }
   const { databaseUrl, dropSchema } = await createPostgresSchema();
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get("schema")!;
   url.searchParams.delete("schema");
   url.searchParams.set("options", `-c search_path=${schema}`);
-  const session = await openPgSession(url.toString(), schema);
-  await migrate(session);
-  await session.close();
+  const sql = await openPgSession(url.toString(), schema);
   const open = await openDatabase({ kind: "postgres", connectionString: url.toString(), schema });
   return {
     ...open,
     kind,
     databaseUrl,
+    sql,
     async close() {
       await open.close();
+      await sql.close();
       await dropSchema();
     },
   };

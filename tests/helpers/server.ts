@@ -7,8 +7,6 @@ import { resolveDbTarget } from "@/lib/db/target";
 import { launchNextServer, type NextServer } from "@/tools/next-server";
 import { createPostgresSchema, type DbKind } from "./db";
 
-export { freePort } from "@/tools/next-server";
-
 export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef0123456789";
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
 
@@ -59,5 +57,13 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   };
   // Loaded here, not at the top: Playwright's webServer imports this module outside Vitest.
   fullEnv.CHAIN_RPC_URL ??= (await import("vitest")).inject("testChainRpcUrl");
-  return { ...(await launchNextServer(fullEnv)), env: fullEnv };
+  const server = { ...(await launchNextServer(fullEnv)), env: fullEnv };
+  startedServers.push(server);
+  return server;
 }
+
+/**
+ * Every server this test file started (each file has its own module instance), stopped or
+ * not: tests/helpers/server-logs.ts reads their output.
+ */
+export const startedServers: RunningServer[] = [];

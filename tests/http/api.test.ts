@@ -11,12 +11,15 @@ import { DB_KINDS } from "@/tests/helpers/db";
 import { editLedger } from "@/tests/helpers/ledger";
 import { payFor, startTestMarket, type TestMarket } from "@/tests/helpers/market";
 import {
-  freePort,
   prepareServerDatabase,
   type RunningServer,
   startServer,
   TEST_SESSION_SECRET,
 } from "@/tests/helpers/server";
+import { failOnServerErrors, RECEIPT_CHECK_SKIPPED } from "@/tests/helpers/server-logs";
+
+// Every server here runs with the chain up: accept always checks the receipt.
+failOnServerErrors({ alsoForbid: [RECEIPT_CHECK_SKIPPED] });
 
 const newClient = (server: RunningServer) =>
   new ApiClient(server.url, privateKeyToAccount(generatePrivateKey()));
@@ -131,18 +134,43 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       });
     });
 
-    it("returns checksummed addresses whatever case the message used", async () => {
+    it("refuses a message whose address is not EIP-55 checksummed, as EIP-4361 requires (400)", async () => {
       const client = newClient(server);
       const { message } = await client.siweMessage();
-      // EIP-4361 requires the checksummed form; a lowercased one is malformed.
       const lowered = message.replace(
         client.account!.address,
         client.account!.address.toLowerCase(),
       );
+      expect(lowered).not.toBe(message);
       const signature = await client.account!.signMessage({ message: lowered });
       const response = await client.post("/api/auth/verify", { message: lowered, signature });
-      expect([400, 401]).toContain(response.status);
-      expect(typeof response.body.error).toBe("string");
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe(
+        "message is not a valid EIP-4361 (SIWE) message: line 2: invalid EIP-55 address - " +
+          client.account!.address.toLowerCase(),
+      );
+      expect(response.headers.get("set-cookie")).toBeNull();
+    });
+
+    it("returns checksummed addresses for addresses sent in lowercase", async () => {
+      const payee = privateKeyToAccount(generatePrivateKey()).address;
+      const agent = await stranger.post("/api/v1/agents", {
+        name: "Lower",
+        categories: ["seo"],
+        walletAddress: payee.toLowerCase(),
+      });
+      expect(agent.body.data).toMatchObject({
+        walletAddress: payee,
+        operatorAddress: stranger.account!.address,
+      });
+      expect((await anon.get(`/api/v1/agents/${agent.body.data.id}`)).body.data.walletAddress).toBe(
+        payee,
+      );
+      const faucet = await anon.post("/api/dev/faucet", {
+        address: payee.toLowerCase(),
+        amountUsdc: 1,
+      });
+      expect(faucet.status).toBe(200);
     });
 
     it.each([
@@ -555,7 +583,11 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         txHash: hash(999_999),
       });
       expect(noPayment.status).toBe(402);
-      expect(noPayment.body).toEqual({ error: expect.any(String) });
+      expect(noPayment.body).toEqual({
+        error:
+          "txHash is not a successful settlement of this job and proposal; " +
+          "pay through POST /api/jobs/:id/settle?proposalId=... first",
+      });
       expect(
         (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash: "0x12" }))
           .status,
@@ -728,11 +760,49 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(response.status).toBe(409);
     });
 
-    it("lists an agent's reviews newest first; agentId is required", async () => {
-      const list = await anon.get(`/api/v1/reviews?agentId=${agentId}`);
+    it("lists an agent's reviews newest first, across pages; agentId is required", async () => {
+      // An agent of its own with three reviews, written one after the other.
+      const reviewer = await newClient(server).signIn();
+      const agent = (await operator.post("/api/v1/agents", { name: "Rated", categories: ["seo"] }))
+        .body.data;
+      const written: string[] = [];
+      for (const rating of [3, 4, 5]) {
+        const job = (await reviewer.post("/api/v1/jobs", validJob)).body.data;
+        const bid = (
+          await operator.post(`/api/v1/jobs/${job.id}/proposals`, {
+            agentId: agent.id,
+            bidUsdc: 2,
+            etaDays: 1,
+            message: "ok",
+          })
+        ).body.data;
+        const txHash = await payFor(market, reviewer, job.id, bid.id);
+        expect(
+          (await reviewer.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash }))
+            .status,
+        ).toBe(200);
+        const review = await reviewer.post("/api/v1/reviews", {
+          agentId: agent.id,
+          jobId: job.id,
+          rating,
+          comment: `rated ${rating}`,
+        });
+        expect(review.status).toBe(201);
+        written.push(review.body.data.id);
+      }
+      const list = await anon.get(`/api/v1/reviews?agentId=${agent.id}`);
       expect(list.status).toBe(200);
-      const times = list.body.data.map((review: { createdAt: string }) => review.createdAt);
-      expect([...times].sort().reverse()).toEqual(times);
+      expect(list.body.data.map((review: { id: string }) => review.id)).toEqual(
+        [...written].reverse(),
+      );
+      const first = await anon.get(`/api/v1/reviews?agentId=${agent.id}&limit=2`);
+      const rest = await anon.get(
+        `/api/v1/reviews?agentId=${agent.id}&limit=2&cursor=${first.body.meta.nextCursor}`,
+      );
+      expect([...first.body.data, ...rest.body.data].map((r: { id: string }) => r.id)).toEqual(
+        [...written].reverse(),
+      );
+      expect(rest.body.meta.nextCursor).toBeNull();
       expect((await anon.get("/api/v1/reviews")).status).toBe(400);
       expect((await anon.get("/api/v1/reviews?agentId=agent_nope")).status).toBe(404);
     });
@@ -748,19 +818,80 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     });
 
     it.each([
-      ["a media type that differs from type", file("hi", { type: "text/html" })],
-      ["a size that differs from the data", file("hi", { size: 3 })],
-      ["a non-base64 data URL", file("hi", { dataUrl: "data:text/plain,hi" })],
-      ["broken base64", file("hi", { dataUrl: "data:text/plain;base64,@@@" })],
-      ["not a data URL", file("hi", { dataUrl: "https://example.com/x.txt" })],
-      ["a size over 5 MiB", file("hi", { size: 5 * 1024 * 1024 + 1 })],
-    ])("answers 400 for an attachment with %s", async (_label, attachment) => {
+      [
+        "a media type that differs from type",
+        file("hi", { type: "text/html" }),
+        "attachments.0 (report.txt): dataUrl media type text/plain does not match type text/html",
+      ],
+      [
+        "a size that differs from the data",
+        file("hi", { size: 3 }),
+        "attachments.0 (report.txt): decoded size 2 does not match size 3",
+      ],
+      [
+        "a non-base64 data URL",
+        file("hi", { dataUrl: "data:text/plain,hi" }),
+        "attachments.0 (report.txt): dataUrl must be a base64 data: URL",
+      ],
+      [
+        "broken base64",
+        file("hi", { dataUrl: "data:text/plain;base64,@@@" }),
+        "attachments.0 (report.txt): dataUrl is not valid base64",
+      ],
+      [
+        "not a data URL",
+        file("hi", { dataUrl: "https://example.com/x.txt" }),
+        "attachments.0 (report.txt): dataUrl must be a base64 data: URL",
+      ],
+    ])("answers 400 for an attachment with %s", async (_label, attachment, error) => {
       const { job } = await paidJob();
       const response = await operator.post(`/api/v1/jobs/${job.id}/deliver`, {
         attachments: [attachment],
       });
       expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error });
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data.status).toBe("in_progress");
+    });
+
+    const MiB = 1024 * 1024;
+    /** A real file of `bytes` bytes, its declared size equal to its data's. */
+    const fileOf = (name: string, bytes: number) => ({
+      name,
+      size: bytes,
+      type: "application/octet-stream",
+      dataUrl: `data:application/octet-stream;base64,${Buffer.alloc(bytes, 0x62).toString("base64")}`,
+    });
+
+    it("answers 400 for one file of 5 MiB + 1 byte with a matching size (the per-file cap)", async () => {
+      const { job } = await paidJob();
+      const response = await operator.post(`/api/v1/jobs/${job.id}/deliver`, {
+        attachments: [fileOf("big.bin", 5 * MiB + 1)],
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        error: "attachments.0.size: an attachment may be at most 5242880 bytes (5 MiB)",
+      });
+      expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data).toMatchObject({
+        status: "in_progress",
+        attachments: [],
+      });
+    });
+
+    it("answers 400 for 10 MiB + 1 byte in all with every file under 5 MiB (the total cap)", async () => {
+      const { job } = await paidJob();
+      const response = await operator.post(`/api/v1/jobs/${job.id}/deliver`, {
+        attachments: [
+          fileOf("a.bin", 4 * MiB),
+          fileOf("b.bin", 4 * MiB),
+          fileOf("c.bin", 2 * MiB + 1),
+        ],
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: "attachments may be at most 10 MiB in all" });
+      expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data).toMatchObject({
+        status: "in_progress",
+        attachments: [],
+      });
     });
 
     it("answers 400 for 11 attachments and 413 for bodies over 16 MiB", async () => {
@@ -919,6 +1050,45 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
   });
 });
 
+describe("the benchmark's echo hook exists only with BENCHMARK_MODE=true", () => {
+  // Test servers (--test, NODE_ENV=test, as the benchmark runs them): production refuses the
+  // switch outright (tests/http/settlement.test.ts), so only here can it be on or off.
+  const servers: RunningServer[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  async function testServer(env: Record<string, string>) {
+    const database = await prepareServerDatabase("pglite");
+    cleanups.push(database.cleanup);
+    const server = await startServer({ ...database.env, NODE_ENV: "test", ...env });
+    servers.push(server);
+    return server;
+  }
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  it("off (the default): /api/dev/echo is an unknown endpoint (404) for GET and POST", async () => {
+    const server = await testServer({});
+    const client = new ApiClient(server.url);
+    for (const response of [
+      await client.get("/api/dev/echo?key=list"),
+      await client.post("/api/dev/echo?key=list", { data: [] }),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: "no such API endpoint" });
+    }
+  });
+
+  it("on: it stores and serves the bytes it is given", async () => {
+    const server = await testServer({ BENCHMARK_MODE: "true" });
+    const client = new ApiClient(server.url);
+    const stored = await client.post("/api/dev/echo?key=list", { data: [1, 2] });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toEqual({ data: { key: "list", bytes: 14 } });
+    expect((await client.get("/api/dev/echo?key=list")).body).toEqual({ data: [1, 2] });
+  });
+});
+
 describe("rate limiting", () => {
   let market: TestMarket;
   let server: RunningServer;
@@ -978,7 +1148,8 @@ describe("production start", () => {
   it("refuses to run as plain `next start`, which would take client addresses from headers", async () => {
     const database = await prepareServerDatabase("pglite");
     try {
-      const port = await freePort();
+      // It must refuse before serving anything; port 0 lets the kernel pick one if it did not.
+      const port = 0;
       const child = spawn(
         path.resolve("node_modules/.bin/next"),
         ["start", "-H", "127.0.0.1", "-p", String(port)],

@@ -24,6 +24,10 @@ import {
 } from "@/tests/helpers/fixtures";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
+import { failOnServerErrors, RECEIPT_CHECK_SKIPPED } from "@/tests/helpers/server-logs";
+
+// Every server here runs with the chain up: accept always checks the receipt.
+failOnServerErrors({ alsoForbid: [RECEIPT_CHECK_SKIPPED] });
 
 const RACERS = 20;
 
@@ -84,10 +88,6 @@ describe.each(SETUPS)("concurrent writes: $name", ({ kind, servers: serverCount 
   });
 
   afterAll(async () => {
-    for (const server of servers) {
-      const logs = server.logs();
-      if (/Unhandled error/.test(logs)) console.error(`server log:\n${logs}`);
-    }
     await Promise.all(servers.map((server) => server.stop()));
     await chain?.stop();
     await cleanup?.();

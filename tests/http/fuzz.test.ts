@@ -27,6 +27,10 @@ import {
 } from "@/tests/helpers/fixtures";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
+import { failOnServerErrors, RECEIPT_CHECK_SKIPPED } from "@/tests/helpers/server-logs";
+
+// Every server here runs with the chain up: accept always checks the receipt.
+failOnServerErrors({ alsoForbid: [RECEIPT_CHECK_SKIPPED] });
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const ITERATIONS: Record<DbKind, number> = {
@@ -34,6 +38,9 @@ const ITERATIONS: Record<DbKind, number> = {
   postgres: Number(process.env.FUZZ_ITERATIONS ?? 3000),
 };
 const PARALLEL = 6;
+/** The requests run as this many tests, each within BATCH_TIMEOUT_MS. */
+const BATCHES = 6;
+const BATCH_TIMEOUT_MS = 90_000;
 const JSON_LIMIT = JSON_BODY_LIMIT;
 const DELIVER_LIMIT = DELIVER_BODY_LIMIT;
 
@@ -654,103 +661,113 @@ function siweLikeMessage(rng: Rng): string {
 
 const KINDS: DbKind[] = TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
-// Thousands of requests per database: minutes on a busy two-core machine.
-describe.each(KINDS)(
-  "fuzzing every write and list endpoint on %s",
-  { timeout: 240_000 },
-  (kind) => {
-    let server: RunningServer;
-    let chain: TestChain | undefined;
-    let cleanup: (() => Promise<void>) | undefined;
-    let cast: Cast;
-    let clients: Record<Caller, ApiClient>;
-    let targets: Targets;
+// Thousands of requests per database, in batches that each have their own time budget.
+describe.each(KINDS)("fuzzing every write and list endpoint on %s", (kind) => {
+  let server: RunningServer;
+  let chain: TestChain | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  let cast: Cast;
+  let clients: Record<Caller, ApiClient>;
+  let targets: Targets;
 
-    beforeAll(async () => {
-      chain = await startTestChain();
-      const database = await prepareServerDatabase(kind);
-      cleanup = database.cleanup;
-      server = await startServer({
-        ...database.env,
-        ...BUSY_TEST_SERVER_ENV,
-        CHAIN_RPC_URL: chain.rpcUrl,
-      });
-      cast = await makeCast({ chain, server });
-      const stranger = await signedInClient(server.url);
-      clients = {
-        poster: cast.poster,
-        operator: cast.operator,
-        stranger,
-        anon: new ApiClient(server.url),
-      };
-
-      // One job per state, each the target of the operations valid in it.
-      const open = await createJob(cast.poster);
-      const openProposal = await submitProposal(cast.operator, open.id, cast.agent.id);
-      const openTxHash = await paySettlement(cast, open.id, openProposal.id);
-      const rejectJob = await createJob(cast.poster);
-      const rivals = await Promise.all([0, 1, 2].map((i) => registerAgent(stranger, `Rival ${i}`)));
-      const rejectProposals = [
-        await submitProposal(cast.operator, rejectJob.id, cast.agent.id),
-        ...(await Promise.all(
-          rivals.map((agent) => submitProposal(stranger, rejectJob.id, agent.id)),
-        )),
-      ];
-      const deliver = await jobInProgress(cast);
-      const review = await jobInProgress(cast);
-      const complete = await deliveredJob(cast);
-      targets = {
-        openJob: open.id,
-        openProposal: openProposal.id,
-        openTxHash,
-        rejectJob: rejectJob.id,
-        rejectProposals: rejectProposals.map((p) => p.id),
-        deliverJob: deliver.job.id,
-        reviewJob: review.job.id,
-        completeJob: complete.job.id,
-        agent: cast.agent.id,
-        allJobs: [open.id, rejectJob.id, deliver.job.id, review.job.id, complete.job.id],
-      };
+  beforeAll(async () => {
+    chain = await startTestChain();
+    const database = await prepareServerDatabase(kind);
+    cleanup = database.cleanup;
+    server = await startServer({
+      ...database.env,
+      ...BUSY_TEST_SERVER_ENV,
+      CHAIN_RPC_URL: chain.rpcUrl,
     });
+    cast = await makeCast({ chain, server });
+    const stranger = await signedInClient(server.url);
+    clients = {
+      poster: cast.poster,
+      operator: cast.operator,
+      stranger,
+      anon: new ApiClient(server.url),
+    };
 
-    afterAll(async () => {
-      await server?.stop();
-      await chain?.stop();
-      await cleanup?.();
+    // One job per state, each the target of the operations valid in it.
+    const open = await createJob(cast.poster);
+    const openProposal = await submitProposal(cast.operator, open.id, cast.agent.id);
+    const openTxHash = await paySettlement(cast, open.id, openProposal.id);
+    const rejectJob = await createJob(cast.poster);
+    const rivals = await Promise.all([0, 1, 2].map((i) => registerAgent(stranger, `Rival ${i}`)));
+    const rejectProposals = [
+      await submitProposal(cast.operator, rejectJob.id, cast.agent.id),
+      ...(await Promise.all(
+        rivals.map((agent) => submitProposal(stranger, rejectJob.id, agent.id)),
+      )),
+    ];
+    const deliver = await jobInProgress(cast);
+    const review = await jobInProgress(cast);
+    const complete = await deliveredJob(cast);
+    targets = {
+      openJob: open.id,
+      openProposal: openProposal.id,
+      openTxHash,
+      rejectJob: rejectJob.id,
+      rejectProposals: rejectProposals.map((p) => p.id),
+      deliverJob: deliver.job.id,
+      reviewJob: review.job.id,
+      completeJob: complete.job.id,
+      agent: cast.agent.id,
+      allJobs: [open.id, rejectJob.id, deliver.job.id, review.job.id, complete.job.id],
+    };
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await chain?.stop();
+    await cleanup?.();
+  });
+
+  async function counts() {
+    const jobs = await listAll(clients.anon, "/api/v1/jobs");
+    const agents = await listAll(clients.anon, "/api/v1/agents");
+    let proposals = 0;
+    for (const job of jobs) {
+      proposals += (await listAll(clients.anon, `/api/v1/jobs/${job.id}/proposals?status=all`))
+        .length;
+    }
+    let reviews = 0;
+    for (const agent of agents) {
+      reviews += (await listAll(clients.anon, `/api/v1/reviews?agentId=${agent.id}`)).length;
+    }
+    return { jobs: jobs.length, agents: agents.length, proposals, reviews };
+  }
+
+  async function send(testCase: Case): Promise<ApiResponse> {
+    const headers: Record<string, string> = {};
+    if (testCase.contentType) headers["content-type"] = testCase.contentType;
+    return clients[testCase.caller].request(testCase.method, testCase.path, {
+      body: testCase.body,
+      headers,
     });
+  }
 
-    async function counts() {
-      const jobs = await listAll(clients.anon, "/api/v1/jobs");
-      const agents = await listAll(clients.anon, "/api/v1/agents");
-      let proposals = 0;
-      for (const job of jobs) {
-        proposals += (await listAll(clients.anon, `/api/v1/jobs/${job.id}/proposals?status=all`))
-          .length;
-      }
-      let reviews = 0;
-      for (const agent of agents) {
-        reviews += (await listAll(clients.anon, `/api/v1/reviews?agentId=${agent.id}`)).length;
-      }
-      return { jobs: jobs.length, agents: agents.length, proposals, reviews };
-    }
+  // The run as separate tests, each with its own time budget: the walk that counts every
+  // row before, the requests in batches, then the checks on what they left behind.
+  let before: Awaited<ReturnType<typeof counts>>;
+  let cases: Case[] = [];
+  const outcomes: { testCase: Case; response: ApiResponse }[] = [];
+  const created = (endpoint: string, status = 201) =>
+    outcomes.filter((o) => o.testCase.endpoint === endpoint && o.response.status === status);
 
-    async function send(testCase: Case): Promise<ApiResponse> {
-      const headers: Record<string, string> = {};
-      if (testCase.contentType) headers["content-type"] = testCase.contentType;
-      return clients[testCase.caller].request(testCase.method, testCase.path, {
-        body: testCase.body,
-        headers,
-      });
-    }
+  it("walks every list before the run", { timeout: 60_000 }, async () => {
+    before = await counts();
+    cases = generateCases(new Rng(SEED + (kind === "postgres" ? 1 : 0)), targets, ITERATIONS[kind]);
+    expect(cases).toHaveLength(ITERATIONS[kind]);
+  });
 
-    it(`keeps the envelope, never answers 5xx and never writes partially (seed ${SEED})`, async () => {
-      const before = await counts();
-      const cases = generateCases(
-        new Rng(SEED + (kind === "postgres" ? 1 : 0)),
-        targets,
-        ITERATIONS[kind],
-      );
-      const outcomes: { testCase: Case; response: ApiResponse }[] = [];
+  const batchSize = Math.ceil(ITERATIONS[kind] / BATCHES);
+  it.each(Array.from({ length: BATCHES }, (_, batch) => batch))(
+    `keeps the envelope and never answers 5xx: batch %i of ${BATCHES} (seed ${SEED})`,
+    { timeout: BATCH_TIMEOUT_MS },
+    async (batch) => {
+      const slice = cases.slice(batch * batchSize, (batch + 1) * batchSize);
+      expect(slice.length, "the cases were generated").toBeGreaterThan(0);
       /** Bad responses grouped by endpoint, status and problem: count and first example. */
       const failures = new Map<string, { count: number; example: string }>();
       const fail = (key: string, example: string) => {
@@ -758,11 +775,10 @@ describe.each(KINDS)(
         entry.count += 1;
         failures.set(key, entry);
       };
-
       let next = 0;
       const worker = async () => {
-        while (next < cases.length) {
-          const testCase = cases[next++]!;
+        while (next < slice.length) {
+          const testCase = slice[next++]!;
           let response: ApiResponse;
           try {
             response = await send(testCase);
@@ -786,30 +802,34 @@ describe.each(KINDS)(
         }
       };
       await Promise.all(Array.from({ length: PARALLEL }, worker));
-
-      const tally: Record<string, Record<number, number>> = {};
-      for (const { testCase, response } of outcomes) {
-        tally[testCase.endpoint] ??= {};
-        tally[testCase.endpoint]![response.status] =
-          (tally[testCase.endpoint]![response.status] ?? 0) + 1;
-      }
-      console.info(
-        `fuzz on ${kind}, seed ${SEED}, ${cases.length} requests:`,
-        JSON.stringify(tally),
-      );
-
       const report = [...failures].map(
         ([key, { count, example }]) => `${count}× ${key}; e.g. ${example}`,
       );
-      expect(report, `bad responses (seed ${SEED})`).toEqual([]);
+      expect(report, `bad responses (seed ${SEED}, batch ${batch})`).toEqual([]);
+    },
+  );
 
-      // Alive and clean.
-      expect((await clients.anon.get("/api/v1/jobs?limit=1")).status).toBe(200);
-      expect(server.logs()).not.toMatch(/Unhandled error|uncaught|FATAL/i);
+  it("is alive afterwards, with no unhandled error in its log", async () => {
+    const tally: Record<string, Record<number, number>> = {};
+    for (const { testCase, response } of outcomes) {
+      tally[testCase.endpoint] ??= {};
+      tally[testCase.endpoint]![response.status] =
+        (tally[testCase.endpoint]![response.status] ?? 0) + 1;
+    }
+    console.info(
+      `fuzz on ${kind}, seed ${SEED}, ${outcomes.length} requests:`,
+      JSON.stringify(tally),
+    );
+    expect(outcomes).toHaveLength(cases.length);
+    expect((await clients.anon.get("/api/v1/jobs?limit=1")).status).toBe(200);
+    expect(server.logs()).not.toMatch(/Unhandled error|uncaught|FATAL/i);
+  });
 
-      // No partial writes: counts moved only by the 201s (and by complete's review).
-      const created = (endpoint: string, status = 201) =>
-        outcomes.filter((o) => o.testCase.endpoint === endpoint && o.response.status === status);
+  it(
+    "wrote nothing partially: every count moved only by the creations answered 201",
+    { timeout: 60_000 },
+    async () => {
+      // complete's optional review counts as a creation when it answered 200 with a rating.
       const completions = created("POST complete", 200);
       expect(completions.length).toBeLessThanOrEqual(1);
       const completedWithRating = completions.filter((o) => {
@@ -823,28 +843,29 @@ describe.each(KINDS)(
         proposals: before.proposals + created("POST proposals").length,
         reviews: before.reviews + created("POST reviews").length + completedWithRating,
       });
+    },
+  );
 
-      // Each target job moved only as its successful transitions say.
-      const job = async (id: string) =>
-        expectStatus(await clients.anon.get(`/api/v1/jobs/${id}`), 200).data;
-      const accepted = created("POST accept", 200).length > 0;
-      expect((await job(targets.openJob)).status).toBe(accepted ? "in_progress" : "open");
-      expect((await job(targets.deliverJob)).status).toBe(
-        created("POST deliver", 200).length > 0 ? "delivered" : "in_progress",
-      );
-      expect((await job(targets.completeJob)).status).toBe(
-        completions.length > 0 ? "completed" : "delivered",
-      );
-      expect((await job(targets.rejectJob)).status).toBe("open");
-      expect((await job(targets.reviewJob)).status).toBe("in_progress");
-      const rejected = (
-        await listAll(clients.anon, `/api/v1/jobs/${targets.rejectJob}/proposals?status=all`)
-      ).filter((p) => p.status === "rejected");
-      expect(rejected).toHaveLength(created("POST reject", 200).length);
-      expect(created("POST reviews").length).toBeLessThanOrEqual(1);
-    });
-  },
-);
+  it("moved each target job only as its successful transitions say", async () => {
+    const job = async (id: string) =>
+      expectStatus(await clients.anon.get(`/api/v1/jobs/${id}`), 200).data;
+    const accepted = created("POST accept", 200).length > 0;
+    expect((await job(targets.openJob)).status).toBe(accepted ? "in_progress" : "open");
+    expect((await job(targets.deliverJob)).status).toBe(
+      created("POST deliver", 200).length > 0 ? "delivered" : "in_progress",
+    );
+    expect((await job(targets.completeJob)).status).toBe(
+      created("POST complete", 200).length > 0 ? "completed" : "delivered",
+    );
+    expect((await job(targets.rejectJob)).status).toBe("open");
+    expect((await job(targets.reviewJob)).status).toBe("in_progress");
+    const rejected = (
+      await listAll(clients.anon, `/api/v1/jobs/${targets.rejectJob}/proposals?status=all`)
+    ).filter((p) => p.status === "rejected");
+    expect(rejected).toHaveLength(created("POST reject", 200).length);
+    expect(created("POST reviews").length).toBeLessThanOrEqual(1);
+  });
+});
 
 /** The per-response properties; returns a description of what is wrong, or nothing. */
 function checkResponse(testCase: Case, response: ApiResponse): string | undefined {

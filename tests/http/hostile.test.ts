@@ -26,6 +26,10 @@ import {
 } from "@/tests/helpers/fixtures";
 import { rawRequest } from "@/tests/helpers/raw-http";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
+import { failOnServerErrors, RECEIPT_CHECK_SKIPPED } from "@/tests/helpers/server-logs";
+
+// Every server here runs with the chain up: accept always checks the receipt.
+failOnServerErrors({ alsoForbid: [RECEIPT_CHECK_SKIPPED] });
 
 const MiB = 1024 * 1024;
 const KIND: DbKind = TEST_DATABASE_URL ? "postgres" : "pglite";

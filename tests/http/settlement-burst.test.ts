@@ -16,6 +16,9 @@ import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
 import { expectPaidOnceOrNotAtAll, type MoneySnapshot, snapshotMoney } from "@/tests/helpers/money";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 import { payingFetch } from "@/tests/helpers/x402";
+import { failOnServerErrors } from "@/tests/helpers/server-logs";
+
+failOnServerErrors();
 
 const PAYERS = 50;
 const BUSY = { RATE_LIMIT_WRITES_PER_MINUTE: "100000", RATE_LIMIT_AUTH_PER_MINUTE: "100000" };

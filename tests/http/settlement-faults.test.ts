@@ -23,6 +23,9 @@ import { expectPaidOnceOrNotAtAll, snapshotMoney, tokenOn } from "@/tests/helper
 import { closeTableForWrites } from "@/tests/helpers/pg-gate";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 import { fetchChallenge, payingFetch, signPaymentHeader } from "@/tests/helpers/x402";
+import { failOnServerErrors } from "@/tests/helpers/server-logs";
+
+failOnServerErrors();
 
 const KIND = TEST_DATABASE_URL ? "postgres" : "pglite";
 
@@ -271,6 +274,49 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
     const payment = await fetch(`${server.url}/api/v1/jobs/${c.job.id}/payment`);
     expect((await payment.json()).data.status).toBe("failed");
   });
+  it("claimed, nothing ever sent, the authorization expired: the reconciler frees the slot", async () => {
+    const c = await newPaymentCase({ chain, server });
+    const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
+    const header = await signedHeader({ server }, c);
+    // Every broadcast fails before it reaches the node: the slot is claimed, nothing is sent.
+    const noBroadcast = proxy.add({
+      match: rpc("eth_sendRawTransaction"),
+      request: { kind: "fail", status: 502 },
+    });
+    try {
+      const response = await send(c.settleUrl(), header);
+      expect(response.status).toBe(409);
+      expect(await response.json()).toMatchObject({ code: "settlement_pending" });
+      // No second payment while this one could still be sent: not even a challenge.
+      expect((await fetchChallenge(c.settleUrl())).body.code).toBe("settlement_pending");
+      expect(
+        (await fetch(`${server.url}/api/v1/jobs/${c.job.id}/payment`).then((r) => r.json())).data,
+      ).toMatchObject({ status: "pending" });
+      // The chain's clock passes the authorization's validBefore; the reconciler (production's,
+      // with its real 4 s grace) sees it unused at a block past that time and frees the slot.
+      await chain.rpc("evm_increaseTime", [3_600]);
+      await chain.rpc("evm_mine");
+      expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe(
+        "unpaid",
+      );
+      expect(
+        proxy.seen.filter((request) => request.rpcMethods.includes("eth_sendRawTransaction"))
+          .length,
+      ).toBeGreaterThan(0);
+    } finally {
+      noBroadcast();
+    }
+    const payment = (
+      await fetch(`${server.url}/api/v1/jobs/${c.job.id}/payment`).then((r) => r.json())
+    ).data;
+    expect(payment).toMatchObject({ status: "failed" });
+    // The slot is free: the poster is challenged for a new authorization, not told to wait.
+    // (Paying it here would need the payer's clock moved with the chain's.)
+    const challenge = await fetchChallenge(c.settleUrl());
+    expect(challenge.status).toBe(402);
+    expect(challenge.body.code).toBe("payment_required");
+  });
+
   (KIND === "postgres" ? it : () => {})(
     "the facilitator says no after our verify (funds moved away): pending, never failed on its word",
     async () => {
@@ -299,6 +345,68 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
       expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe(
         "unpaid",
       );
+    },
+  );
+});
+
+describe("a facilitator service that fails before anything is sent", () => {
+  let chain: TestChain;
+  let facilitator: FacilitatorProcess;
+  let facilitatorProxy: FaultProxy;
+  let database: Awaited<ReturnType<typeof prepareServerDatabase>>;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    chain = await startTestChain();
+    facilitator = await startFacilitatorProcess({ CHAIN_RPC_URL: chain.rpcUrl });
+    facilitatorProxy = await FaultProxy.start(facilitator.url);
+    database = await prepareServerDatabase(KIND);
+    server = await startServer({
+      ...database.env,
+      ...FAST_RECOVERY,
+      CHAIN_RPC_URL: chain.rpcUrl,
+      X402_FACILITATOR_URL: facilitatorProxy.url,
+      FACILITATOR_SECRET: TEST_FACILITATOR_SECRET,
+    });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await facilitatorProxy?.close();
+    await facilitator?.stop();
+    await chain?.stop();
+    await database?.cleanup();
+  });
+
+  it.each([
+    ["answers 500", { kind: "fail", status: 500 } as const],
+    ["cuts the connection", { kind: "cut" } as const],
+  ])(
+    "verify %s: 503 facilitator_unavailable, nothing recorded or moved; the same signature pays later",
+    async (_name, fault) => {
+      const c = await newPaymentCase({ chain, server });
+      const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
+      const header = await signedHeader({ server }, c);
+      const broken = facilitatorProxy.add({ match: path("/verify"), request: fault });
+      try {
+        const response = await send(c.settleUrl(), header);
+        expect(response.status).toBe(503);
+        expect(response.headers.get("retry-after")).toBe("5");
+        expect(await response.json()).toEqual({
+          error: "the payment facilitator is not answering; nothing was charged, retry shortly",
+          code: "facilitator_unavailable",
+        });
+      } finally {
+        broken();
+      }
+      expect((await c.poster.get(`/api/v1/jobs/${c.job.id}/payment`)).body.data).toBeNull();
+      expect(await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet)).toEqual(before);
+      expect(facilitatorProxy.seen.some((request) => request.path === "/settle")).toBe(false);
+      // Nothing was claimed: the very same signature settles once the facilitator answers.
+      const retry = await send(c.settleUrl(), header);
+      expect(retry.status).toBe(200);
+      expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe("paid");
+      facilitatorProxy.seen.length = 0;
     },
   );
 });
@@ -442,24 +550,32 @@ const TRANSFER_ABI = [
     expect(paid.status).toBe(200);
   });
 
-  it("after the claim, before the facilitator sent anything: the reconciler finishes it", async () => {
-    let remove = () => {};
-    const { world } = await killDuringPayment(() => {
-      remove = facilitatorProxy.add({
-        match: path("/settle"),
-        request: { kind: "hold" },
-        times: 1,
+  // Its own budget: the reconciler may resubmit only once the killed request's in-flight
+  // window (twice the facilitator timeout + 15 s = 27 s) has passed.
+  it(
+    "after the claim, before the facilitator sent anything: the reconciler finishes it",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      let remove = () => {};
+      const { world } = await killDuringPayment(() => {
+        remove = facilitatorProxy.add({
+          match: path("/settle"),
+          request: { kind: "hold" },
+          times: 1,
+        });
+        return {
+          killPoint: facilitatorProxy.waitFor(path("/settle")),
+          afterKill: () => {
+            remove();
+            facilitatorProxy.releaseHeld();
+          },
+        };
       });
-      return {
-        killPoint: facilitatorProxy.waitFor(path("/settle")),
-        afterKill: () => {
-          remove();
-          facilitatorProxy.releaseHeld();
-        },
-      };
-    });
-    expect(world).toBe("paid");
-  });
+      expect(world).toBe("paid");
+    },
+  );
 
   it("after the transfer was sent, with two servers reconciling: paid exactly once", async () => {
     const { world } = await killDuringPayment(

@@ -14,6 +14,10 @@ import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { DB_KINDS } from "@/tests/helpers/db";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 import { fetchChallenge, payingFetch, signPaymentHeader, tokenReader } from "@/tests/helpers/x402";
+import { failOnServerErrors, RECEIPT_CHECK_SKIPPED } from "@/tests/helpers/server-logs";
+
+// Every chain here answers: accept always checks the receipt.
+failOnServerErrors({ alsoForbid: [RECEIPT_CHECK_SKIPPED] });
 
 const posterAccount = privateKeyToAccount(DEMO_ACCOUNTS[0]!.privateKey);
 const strangerAccount = privateKeyToAccount(DEMO_ACCOUNTS[1]!.privateKey);
@@ -220,7 +224,8 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     it("a used signature sent to another job", async () => {
       const first = await jobWithBid();
       const second = await jobWithBid();
-      // The same agent wallet and amount on both jobs, so only the replay differs.
+      // Another agent's job (another payee): the used authorization is named for what it is,
+      // before its terms are compared (the same payee and price: the next test).
       const { paymentRequired } = await fetchChallenge(first.settleUrl);
       const header = await signPaymentHeader(posterAccount, paymentRequired);
       expect(
@@ -756,19 +761,42 @@ describe("the dev faucet", () => {
     await cleanup?.();
   });
 
-  it("mints test USDC on the local chain, at most 10,000 per call", async () => {
-    const address = privateKeyToAccount(generatePrivateKey()).address;
+  it("mints test USDC on the local chain: 250, and exactly the 10,000 maximum", async () => {
     const client = new ApiClient(server.url);
-    const response = await client.post("/api/dev/faucet", { address, amountUsdc: 250 });
-    expect(response.status).toBe(200);
-    expect(response.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(await tokenReader(chain.rpcUrl).balanceOf(address)).toBe(250_000_000n);
-    expect((await client.post("/api/dev/faucet", { address, amountUsdc: 10_001 })).status).toBe(
-      400,
-    );
-    expect((await client.post("/api/dev/faucet", { address: "0x12", amountUsdc: 1 })).status).toBe(
-      400,
-    );
+    for (const amountUsdc of [250, 10_000]) {
+      const address = privateKeyToAccount(generatePrivateKey()).address;
+      const response = await client.post("/api/dev/faucet", { address, amountUsdc });
+      expect(response.status).toBe(200);
+      expect(response.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await tokenReader(chain.rpcUrl).balanceOf(address)).toBe(
+        BigInt(amountUsdc) * 1_000_000n,
+      );
+    }
+  });
+
+  it.each([
+    ["0", 0, "amountUsdc must be greater than 0"],
+    ["a negative amount", -1, "amountUsdc must be greater than 0"],
+    ["7 decimals", 1.0000001, "amountUsdc must have at most 6 decimal places"],
+    ["one atomic unit over 10,000", 10_000.000001, "amountUsdc must be at most 10000"],
+    ["a string", "5", "amountUsdc must be a number"],
+  ])("refuses %s (400) and mints nothing", async (_name, amountUsdc, error) => {
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    const response = await new ApiClient(server.url).post("/api/dev/faucet", {
+      address,
+      amountUsdc,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain(error);
+    expect(await tokenReader(chain.rpcUrl).balanceOf(address)).toBe(0n);
+  });
+
+  it("refuses an address that is not one (400)", async () => {
+    const response = await new ApiClient(server.url).post("/api/dev/faucet", {
+      address: "0x12",
+      amountUsdc: 1,
+    });
+    expect(response.status).toBe(400);
   });
 
   it("answers 503 with a readable error when the local chain is down", async () => {

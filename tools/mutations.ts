@@ -1,0 +1,473 @@
+// npm run test:mutations: proves that the tests of the money and limit rules fail without
+// their rule. Each mutation below deletes (or weakens) one rule in a copy of the source, runs
+// the one test that names the rule, and expects it to FAIL; then the file is restored. The
+// working tree is never touched: the copy lives in a temporary folder (node_modules linked).
+//
+// Before any mutation, every chosen test runs once on the unchanged copy and must pass (a
+// test that already fails would "kill" every mutation). A mutation whose text is not found
+// exactly once is an error, not a pass: the rule moved and this list must follow it.
+//
+// Prints a table (rule, test, result) and exits non-zero if any mutation survived.
+// MUTATIONS=<substring> runs only the rules whose name contains it. Integration-project
+// entries that need PostgreSQL run only with TEST_DATABASE_URL (always set in CI).
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { migrateTarget } from "@/lib/db/setup";
+
+interface Mutation {
+  rule: string;
+  file: string;
+  /** Exact text to replace; must occur exactly once in `file`. */
+  find: string;
+  replace: string;
+  test: { project: "unit" | "integration"; file: string; name: string };
+  needsPostgres?: boolean;
+}
+
+const MARKETPLACE = "lib/marketplace/marketplace.test.ts";
+const SETTLE = "lib/payments/settle.test.ts";
+const unit = (file: string, name: string) => ({ project: "unit" as const, file, name });
+
+const REJECT_LIVE_RULE = `    if (payment) {
+      throw conflict(
+        payment.status === "succeeded"
+          ? "this proposal is paid; accept it with the payment's txHash instead of rejecting it"
+          : "a payment for this proposal is being settled; it cannot be rejected",
+      );
+    }`;
+
+export const MUTATIONS: Mutation[] = [
+  // Deliveries (issue 14, point 1).
+  {
+    rule: "deliver: 5 MiB per-file cap",
+    file: "lib/shared/schemas/jobs.ts",
+    find: `    .max(
+      LIMITS.attachmentBytes,
+      \`an attachment may be at most \${LIMITS.attachmentBytes} bytes (5 MiB)\`,
+    ),`,
+    // The comma ends the schema's \`size\` property.
+    replace: ",",
+    test: unit(MARKETPLACE, "refuses one file of 5 MiB + 1 byte"),
+  },
+  {
+    rule: "deliver: 10 MiB total cap",
+    file: "lib/marketplace/attachments.ts",
+    find: `    if (total > LIMITS.attachmentsTotalBytes) {
+      throw invalid("attachments may be at most 10 MiB in all");
+    }`,
+    replace: "",
+    test: unit(MARKETPLACE, "refuses 10 MiB + 1 byte in all"),
+  },
+  // Accept's payment proof.
+  {
+    rule: "accept: paid by the poster (wrong payer)",
+    file: "lib/payments/payment-proof.ts",
+    find: `  if (!same(settlement.payer, facts.job.posterAddress)) return "it was not paid by the poster";`,
+    replace: "",
+    test: unit(MARKETPLACE, "paid by someone other than the poster"),
+  },
+  {
+    rule: "accept: the bid's amount (underpaid)",
+    file: "lib/payments/payment-proof.ts",
+    find: `  if (settlement.amountAtomic !== facts.proposal.bidAtomic) return "its amount is not the bid";`,
+    replace: "",
+    test: unit(MARKETPLACE, "underpaid: the recorded amount is below the bid"),
+  },
+  {
+    rule: "accept: paid to the agent's wallet",
+    file: "lib/payments/payment-proof.ts",
+    find: `  if (!same(settlement.payTo, facts.agent.walletAddress)) {
+    return "it was not paid to the agent's wallet";
+  }`,
+    replace: "",
+    test: unit(MARKETPLACE, "paid to another wallet than the agent's"),
+  },
+  {
+    rule: "accept: the configured network",
+    file: "lib/payments/payment-proof.ts",
+    find: "  if (settlement.network !== network.network) return `it was made on ${settlement.network}`;",
+    replace: "",
+    test: unit(MARKETPLACE, "made on another network"),
+  },
+  {
+    rule: "accept: the configured asset",
+    file: "lib/payments/payment-proof.ts",
+    find: "  if (!same(settlement.asset, network.asset)) return `it paid in ${settlement.asset}, not USDC`;",
+    replace: "",
+    test: unit(MARKETPLACE, "paid in another asset"),
+  },
+  {
+    rule: "accept: the settlement of this proposal (other proposal)",
+    file: "lib/payments/settlements.ts",
+    find: "      proposalId: where.proposalId,\n",
+    replace: "",
+    test: unit(MARKETPLACE, "a settlement of another proposal of the same job"),
+  },
+  {
+    rule: "accept: the chain's receipt agrees with the ledger",
+    file: "lib/payments/payment-proof.ts",
+    find: `  if (!check.ok) {
+    throw paymentRequired(\`the chain's receipt does not show this payment: \${check.reason}\`);
+  }`,
+    replace: "",
+    test: unit(MARKETPLACE, "a ledger hash whose receipt is not a transfer of this payment"),
+  },
+  {
+    rule: "accept: the receipt is this settlement's authorization",
+    file: "lib/payments/payment-proof.ts",
+    find: "      nonce: settlement.authorizationNonce as Hex,\n",
+    replace: "",
+    test: unit(MARKETPLACE, "a ledger hash naming another payment with the same payer"),
+  },
+  // Reject.
+  {
+    rule: "reject: refused with a succeeded settlement",
+    file: "lib/marketplace/proposals.ts",
+    find: REJECT_LIVE_RULE,
+    replace: "    void payment;",
+    test: unit(MARKETPLACE, "refuses to reject a paid proposal"),
+  },
+  {
+    rule: "reject: refused with a pending settlement",
+    file: "lib/marketplace/proposals.ts",
+    find: REJECT_LIVE_RULE,
+    replace: "    void payment;",
+    test: unit(MARKETPLACE, "refuses to reject a proposal whose payment is still settling"),
+  },
+  // Settle.
+  {
+    rule: "settle: a used authorization on another job (replay)",
+    file: "lib/payments/settle.ts",
+    find: `      refusal = same
+        ? { code: "settlement_failed", response: failedResponse(row) }
+        : { code: "authorization_already_used" };`,
+    replace: `      if (same) refusal = { code: "settlement_failed", response: failedResponse(row) };`,
+    test: unit(SETTLE, "refuses a used authorization sent to another job"),
+  },
+  {
+    rule: "settle: the same signature again is an idempotent retry",
+    file: "lib/payments/settle.ts",
+    find: `      if (same && row.status === "succeeded") return settledOutcome(row);\n`,
+    replace: "",
+    test: unit(SETTLE, "the same header again answers the same hash"),
+  },
+  {
+    rule: "settle: a paid job is refused (409 already_paid)",
+    file: "lib/payments/settle.ts",
+    find: `  if (live?.status === "succeeded") {
+    throw settleConflict(
+      "already_paid",
+      \`this job is already paid (txHash \${live.txHash}); accept proposal \${live.proposalId} with that hash\`,
+    );
+  }`,
+    replace: "",
+    test: unit(SETTLE, "the same header again answers the same hash"),
+  },
+  {
+    rule: "settle: a job that is not open (409 job_not_open)",
+    file: "lib/payments/settle.ts",
+    find: `  if (!state.allowed) throw settleConflict("job_not_open", state.reason);\n`,
+    replace: "",
+    test: unit(SETTLE, "refuses a job that is not open"),
+  },
+  {
+    rule: "settle: the payer is the poster (wrong payer)",
+    file: "lib/payments/settle.ts",
+    find: `  if (!checkRole("pay", { caller: authorization.from, posterAddress: poster }).allowed) {
+    return { code: "wrong_payer" };
+  }`,
+    replace: "",
+    test: unit(SETTLE, "a payer who is not the poster"),
+  },
+  {
+    rule: "settle: exactly the bid (underpaid)",
+    file: "lib/payments/settle.ts",
+    find: `  if (authorization.value !== required.amount || accepted.amount !== required.amount) {
+    return {
+      code: "invalid_exact_evm_payload_authorization_value_mismatch",
+      detail: \`this proposal costs exactly \${formatUsdc(atomicToUsdc(BigInt(required.amount)), "plain")} USDC\`,
+    };
+  }`,
+    replace: "",
+    test: unit(SETTLE, "refuses a wrong amount with a 402"),
+  },
+  {
+    rule: "settle: the configured network",
+    file: "lib/payments/settle.ts",
+    find: `  if (accepted.network !== required.network) {
+    return { code: "invalid_network", detail: \`this job is paid on \${required.network}\` };
+  }`,
+    replace: "",
+    test: unit(SETTLE, "refuses another network before asking the facilitator"),
+  },
+  {
+    rule: "settle: the configured asset",
+    file: "lib/payments/settle.ts",
+    find: `  if (!sameAddress(accepted.asset, required.asset)) {
+    return { code: "wrong_asset", detail: \`the asset is \${required.asset}\` };
+  }`,
+    replace: "",
+    test: unit(SETTLE, "refuses another asset before asking the facilitator"),
+  },
+  {
+    rule: "settle: a malformed PAYMENT-SIGNATURE is 400 invalid_payload",
+    file: "lib/payments/settle.ts",
+    find: `      if (!(error instanceof WrongX402Version)) throw error;\n`,
+    replace: "",
+    test: unit(SETTLE, "answers a malformed header"),
+  },
+  // Sign-in and lists.
+  {
+    rule: "sign-in: an expired nonce is refused",
+    file: "lib/auth/siwe.ts",
+    find: "    where: { nonce: message.nonce, usedAt: null, expiresAt: { gt: new Date() } },",
+    replace: "    where: { nonce: message.nonce, usedAt: null },",
+    test: unit("lib/auth/siwe.test.ts", "refuses a nonce past its expiry"),
+  },
+  {
+    rule: "lists: the cursor breaks createdAt ties by id",
+    file: "lib/marketplace/pagination.ts",
+    find: "      { createdAt: key.createdAt, id: { [op]: key.id } },\n",
+    replace: "",
+    test: unit(MARKETPLACE, "list pages through rows created at the same instant"),
+  },
+  // Migrations: two runner processes at once.
+  {
+    rule: "migrations: the runner's advisory lock",
+    file: "lib/db/migrate.ts",
+    find: `  await session.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_KEY]);\n`,
+    replace: "",
+    test: {
+      project: "integration",
+      file: "tests/db/migrate-processes.test.ts",
+      name: "is safe from two processes at once on PostgreSQL",
+    },
+    needsPostgres: true,
+  },
+];
+
+interface RunResult {
+  passed: string[];
+  failed: string[];
+  code: number | null;
+  seconds: number;
+  log: string;
+}
+
+const ROOT = process.cwd();
+const RUN_TIMEOUT_MS = 300_000;
+
+async function main(): Promise<number> {
+  const only = process.env.MUTATIONS;
+  const selected = MUTATIONS.filter((m) => !only || m.rule.includes(only));
+  const skipped = selected.filter((m) => m.needsPostgres && !process.env.TEST_DATABASE_URL);
+  const mutations = selected.filter((m) => !skipped.includes(m));
+  const started = Date.now();
+  // Every patch must apply before anything runs.
+  const problems = mutations.flatMap((m) => {
+    const count = fs.readFileSync(path.join(ROOT, m.file), "utf8").split(m.find).length - 1;
+    return count === 1 ? [] : [`${m.rule}: the text to mutate occurs ${count}× in ${m.file}`];
+  });
+  if (problems.length > 0) {
+    console.error(problems.join("\n"));
+    return 2;
+  }
+  const workers = Math.max(1, Number(process.env.MUTATION_WORKERS ?? 2));
+  const copies = Array.from({ length: workers }, makeCopy);
+  // One migrated PGlite template for every run (each run copies it; none changes it).
+  const template = path.join(copies[0]!, ".mutation-pglite-template");
+  await migrateTarget({ kind: "pglite", dataDir: template });
+  process.env.PGLITE_TEMPLATE_DIR = template;
+  try {
+    // Baseline: each chosen test passes on the unchanged copy (one run per test file).
+    const byFile = new Map<string, Mutation[]>();
+    for (const m of mutations) byFile.set(m.test.file, [...(byFile.get(m.test.file) ?? []), m]);
+    const baselineOk = await inParallel(copies, [...byFile], async (workCopy, [file, group]) => {
+      const names = [...new Set(group.map((m) => m.test.name))];
+      const result = await runTests(workCopy, group[0]!.test.project, file, names);
+      const missing = names.filter((name) => !result.passed.some((full) => full.includes(name)));
+      console.log(
+        `baseline ${file}: ${result.passed.length} passed, ${result.failed.length} failed (${result.seconds}s)`,
+      );
+      if (result.failed.length === 0 && missing.length === 0) return true;
+      console.error(
+        `baseline failed for ${file}: failed ${JSON.stringify(result.failed)}, not run ${JSON.stringify(missing)}\n${tail(result.log)}`,
+      );
+      return false;
+    });
+    if (baselineOk.includes(false)) return 2;
+
+    const rows = await inParallel(copies, mutations, async (workCopy, m) => {
+      const target = path.join(workCopy, m.file);
+      const original = fs.readFileSync(target, "utf8");
+      let result: RunResult;
+      try {
+        fs.writeFileSync(target, original.replace(m.find, m.replace));
+        result = await runTests(workCopy, m.test.project, m.test.file, [m.test.name]);
+      } finally {
+        fs.writeFileSync(target, original);
+      }
+      const verdict =
+        result.failed.length > 0
+          ? "killed"
+          : result.passed.length > 0
+            ? "SURVIVED"
+            : `ERROR (no test ran, exit ${result.code})`;
+      console.log(`${verdict.padEnd(8)} ${m.rule} (${result.seconds}s)`);
+      if (verdict !== "killed" && verdict !== "SURVIVED") console.error(tail(result.log));
+      return { rule: m.rule, test: `${m.test.file} › ${m.test.name}`, result: verdict };
+    });
+    for (const m of skipped) {
+      rows.push({
+        rule: m.rule,
+        test: `${m.test.file} › ${m.test.name}`,
+        result: "skipped (no TEST_DATABASE_URL)",
+      });
+    }
+
+    printTable(rows);
+    const killed = rows.filter((row) => row.result === "killed").length;
+    const bad = rows.filter((row) => row.result !== "killed" && !row.result.startsWith("skipped"));
+    console.log(
+      `\n${killed}/${mutations.length} mutations killed, ${bad.length} not` +
+        `${skipped.length ? `, ${skipped.length} skipped` : ""} (${Math.round((Date.now() - started) / 1000)}s)`,
+    );
+    return bad.length === 0 ? 0 : 1;
+  } finally {
+    for (const copy of copies) fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Runs `task` over `items` with one worker per copy; results in the items' order. */
+async function inParallel<T, R>(
+  copies: string[],
+  items: T[],
+  task: (copy: string, item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    copies.map(async (copy) => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(copy, items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/** The source as it is in the working tree (tracked and untracked, not ignored), plus links. */
+function makeCopy(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "marketplace-mutations-"));
+  const files = execLines("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"]);
+  for (const file of files) {
+    const from = path.join(ROOT, file);
+    if (!fs.existsSync(from) || fs.statSync(from).isDirectory()) continue;
+    fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    fs.copyFileSync(from, path.join(dir, file));
+  }
+  // Generated and installed code: the Prisma client is copied (it is imported relative to
+  // the source), node_modules is linked.
+  fs.cpSync(path.join(ROOT, "lib/generated"), path.join(dir, "lib/generated"), {
+    recursive: true,
+  });
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+function execLines(command: string, args: string[]): string[] {
+  return execFileSync(command, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 })
+    .split("\0")
+    .filter(Boolean);
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Runs the named tests of one file in the copy; returns which passed and which failed. */
+function runTests(
+  copy: string,
+  project: "unit" | "integration",
+  file: string,
+  names: string[],
+): Promise<RunResult> {
+  const report = path.join(copy, `.mutation-report-${Date.now()}.json`);
+  const args = [
+    "run",
+    "--project",
+    project,
+    file,
+    "-t",
+    names.map(escapeRegex).join("|"),
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ];
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(copy, "node_modules/.bin/vitest"), args, {
+      cwd: copy,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let log = "";
+    child.stdout.on("data", (chunk) => (log += chunk));
+    child.stderr.on("data", (chunk) => (log += chunk));
+    const timer = setTimeout(() => {
+      log += `\n(killed after ${RUN_TIMEOUT_MS / 1000}s)`;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }, RUN_TIMEOUT_MS);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      const passed: string[] = [];
+      const failed: string[] = [];
+      if (fs.existsSync(report)) {
+        const json = JSON.parse(fs.readFileSync(report, "utf8")) as {
+          testResults: { assertionResults: { fullName: string; status: string }[] }[];
+        };
+        fs.rmSync(report);
+        for (const result of json.testResults.flatMap((file) => file.assertionResults)) {
+          if (result.status === "passed") passed.push(result.fullName);
+          if (result.status === "failed") failed.push(result.fullName);
+        }
+      }
+      resolve({
+        passed,
+        failed,
+        code,
+        seconds: Math.round((Date.now() - started) / 1000),
+        log,
+      });
+    });
+  });
+}
+
+const tail = (log: string) => log.split("\n").slice(-40).join("\n");
+
+function printTable(rows: { rule: string; test: string; result: string }[]) {
+  const headers = { rule: "rule", test: "test", result: "result" };
+  const width = (key: keyof typeof headers) =>
+    Math.max(headers[key].length, ...rows.map((row) => row[key].length));
+  const line = (row: typeof headers) =>
+    `| ${row.rule.padEnd(width("rule"))} | ${row.test.padEnd(width("test"))} | ${row.result.padEnd(width("result"))} |`;
+  console.log(`\n${line(headers)}`);
+  console.log(
+    `|${"-".repeat(width("rule") + 2)}|${"-".repeat(width("test") + 2)}|${"-".repeat(width("result") + 2)}|`,
+  );
+  for (const row of rows) console.log(line(row));
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(2);
+  },
+);
