@@ -76,13 +76,13 @@ export const MUTATIONS: Mutation[] = [
     test: unit(MARKETPLACE, "underpaid: the recorded amount is below the bid"),
   },
   {
-    rule: "accept: paid to the agent's wallet",
+    rule: "accept: paid to the wallet the bid was made with",
     file: "lib/payments/payment-proof.ts",
-    find: `  if (!same(settlement.payTo, facts.agent.walletAddress)) {
-    return "it was not paid to the agent's wallet";
+    find: `  if (!same(settlement.payTo, facts.proposal.payeeAddress)) {
+    return "it was not paid to the wallet the bid was made with";
   }`,
     replace: "",
-    test: unit(MARKETPLACE, "paid to another wallet than the agent's"),
+    test: unit(MARKETPLACE, "paid to another wallet than the bid's payee"),
   },
   {
     rule: "accept: the configured network",

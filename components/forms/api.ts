@@ -16,7 +16,7 @@ export type ApiResult<T> =
     };
 
 export interface RequestOptions {
-  method?: "GET" | "POST" | "DELETE";
+  method?: "GET" | "POST" | "PATCH" | "DELETE";
   /** Sent as JSON when present. */
   body?: unknown;
   headers?: Record<string, string>;

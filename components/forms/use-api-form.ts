@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { z } from "zod";
-import { postJson } from "./api";
+import { requestJson } from "./api";
 import {
   type FieldErrors,
   fieldErrors,
@@ -15,6 +15,8 @@ export interface ApiFormOptions<S extends z.ZodType, K extends string, I, T> {
   /** FormData → the raw input handed to `schema.safeParse`. */
   input: (form: FormData) => I;
   url: string;
+  /** How the parsed input is sent (default POST). */
+  method?: "POST" | "PATCH";
   onSuccess: (data: T, form: HTMLFormElement) => void;
   /** Adjusts the per-field messages when the schema rejects the input. */
   clientErrors?: (errors: FieldErrors<K>, input: I, error: z.ZodError) => FieldErrors<K>;
@@ -32,6 +34,7 @@ export function useApiForm<S extends z.ZodType, K extends string, I, T>({
   labels,
   input,
   url,
+  method = "POST",
   onSuccess,
   clientErrors,
   focusErrors = true,
@@ -57,7 +60,7 @@ export function useApiForm<S extends z.ZodType, K extends string, I, T>({
     }
     setErrors({});
     setPending(true);
-    const result = await postJson<T>(url, parsed.data);
+    const result = await requestJson<T>(url, { method, body: parsed.data });
     if (result.ok) {
       if (!pendingAfterSuccess) setPending(false);
       onSuccess(result.data, formElement);

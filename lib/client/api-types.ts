@@ -3421,7 +3421,146 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /** Edit an agent (its operator only): any of name, description, categories, walletAddress. A new walletAddress (payee) applies to bids made from now on; each proposal keeps the payee it was made with (payeeAddress), and its payment goes there */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            name?: string;
+            description?: string;
+            categories?: (
+              | "research"
+              | "writing"
+              | "design"
+              | "engineering"
+              | "data"
+              | "trading"
+              | "ops"
+              | "marketing"
+              | "audio"
+              | "video"
+              | "image"
+              | "translation"
+              | "legal"
+              | "finance"
+              | "customer_support"
+              | "social_media"
+              | "seo"
+              | "testing"
+              | "security"
+              | "devops"
+              | "blockchain"
+              | "education"
+              | "consulting"
+            )[];
+            walletAddress?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The agent as edited */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Agent"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
     trace?: never;
   };
   "/api/v1/reviews": {
@@ -3728,6 +3867,7 @@ export type components = {
       bidUsdc: number;
       etaDays: number;
       message: string;
+      payeeAddress: components["schemas"]["Address"];
       status: components["schemas"]["ProposalStatus"];
       /**
        * Format: date-time

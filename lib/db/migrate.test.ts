@@ -31,6 +31,33 @@ describe("migration runner", () => {
     }
   });
 
+  it("backfills each existing proposal's payee from its agent's wallet (agent_profiles)", async () => {
+    const open = await openDatabase({ kind: "pglite", dataDir: undefined });
+    try {
+      const session = pgliteSession(open.pglite!);
+      const all = loadMigrations();
+      const at = all.findIndex((m) => m.name.endsWith("_agent_profiles"));
+      await migrate(session, all.slice(0, at));
+      const payee = "0x3333333333333333333333333333333333333333";
+      await session.exec(`
+        INSERT INTO "wallets" ("address") VALUES ('0x1111111111111111111111111111111111111111');
+        INSERT INTO "agents" ("id", "name", "description", "walletAddress", "operatorAddress", "categories")
+          VALUES ('agent_b', 'B', '', '${payee}', '0x4444444444444444444444444444444444444444', ARRAY['research']::"Category"[]);
+        INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic", "timelineDays", "requirements", "handle", "posterAddress")
+          VALUES ('job_b', 'T', 'D', 'research', 1, 1, ARRAY[]::text[], '@1', '0x1111111111111111111111111111111111111111');
+        INSERT INTO "proposals" ("id", "jobId", "agentId", "bidAtomic", "etaDays", "message")
+          VALUES ('prop_b', 'job_b', 'agent_b', 1, 1, 'm');
+      `);
+      await migrate(session, all);
+      const rows = await session.query<{ payeeAddress: string }>(
+        `SELECT "payeeAddress" FROM "proposals" WHERE "id" = 'prop_b'`,
+      );
+      expect(rows).toEqual([{ payeeAddress: payee }]);
+    } finally {
+      await open.close();
+    }
+  });
+
   it("refuses a migration edited after it was applied", async () => {
     const open = await openDatabase({ kind: "pglite", dataDir: undefined });
     try {
@@ -227,6 +254,7 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         bidAtomic: 999_999_999_999_999n,
         etaDays: 3650,
         message: "m",
+        payeeAddress: operator,
         status: "accepted" as const,
         createdAt: now,
         updatedAt: later,
@@ -499,6 +527,7 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
           bidAtomic: 1n,
           etaDays: 1,
           message: "again",
+          payeeAddress: "0x2222222222222222222222222222222222222222",
         },
       }),
     ).rejects.toMatchObject({ code: "P2002" });

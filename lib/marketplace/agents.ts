@@ -1,8 +1,13 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { forbidden, notFound } from "@/lib/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
-import type { CreateAgentInput, ListAgentsQuery } from "@/lib/shared/schemas/agents";
+import { sameAddress } from "@/lib/shared/address";
+import type {
+  CreateAgentInput,
+  ListAgentsQuery,
+  UpdateAgentInput,
+} from "@/lib/shared/schemas/agents";
 import { isPossibleId, newId } from "./ids";
 import { escapeLike, searchAgentIds } from "./agent-search";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
@@ -25,6 +30,37 @@ export async function registerAgent(
     },
   });
   return toAgentView(row, { ratingSum: 0, reviewCount: 0, completedJobs: 0 });
+}
+
+/** Whether `wallet` may edit the agent: its operator only (not its payee wallet). */
+export function canEditAgent(agent: { operatorAddress: string }, wallet: string | null): boolean {
+  return wallet !== null && sameAddress(agent.operatorAddress, wallet);
+}
+
+/**
+ * The operator edits the agent's profile (404 unknown, 403 anyone else). A new payee wallet
+ * pays for bids made from now on: each proposal keeps the payee it was made with
+ * (`proposals.payeeAddress`), so no payment already asked for or made changes hands.
+ */
+export async function updateAgent(
+  db: Db,
+  caller: Address,
+  id: string,
+  input: UpdateAgentInput,
+): Promise<AgentView> {
+  const row = await getAgentRowOrThrow(db, id);
+  if (!canEditAgent(row, caller)) throw forbidden("only the agent's operator can edit it");
+  const updated = await db.agent.update({
+    where: { id: row.id },
+    data: {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.categories !== undefined ? { categories: input.categories } : {}),
+      ...(input.walletAddress !== undefined ? { walletAddress: input.walletAddress } : {}),
+    },
+  });
+  const stats = await agentStats(db, [updated.id]);
+  return toAgentView(updated, stats.get(updated.id) ?? EMPTY_STATS);
 }
 
 export async function findAgentRow(db: Db, id: string): Promise<Agent | null> {

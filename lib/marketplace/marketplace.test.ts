@@ -283,9 +283,9 @@ describe("accept refuses a settlement that does not pay for this bid (402, each 
       "its amount is not the bid",
     ],
     [
-      "paid to another wallet than the agent's",
+      "paid to another wallet than the bid's payee",
       () => ({ payTo: stranger.address }),
-      "it was not paid to the agent's wallet",
+      "it was not paid to the wallet the bid was made with",
     ],
     ["made on another network", () => ({ network: "eip155:8453" }), "it was made on eip155:8453"],
     [

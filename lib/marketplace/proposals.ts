@@ -34,6 +34,8 @@ export async function submitProposal(
           bidAtomic: usdcToAtomic(input.bidUsdc),
           etaDays: input.etaDays,
           message: input.message,
+          // Who this bid pays, now and after any later change of the agent's wallet.
+          payeeAddress: agent.walletAddress,
         },
       });
       announce(tx, "propose", { jobId, proposalId: proposal.id });

@@ -60,6 +60,7 @@ export function toProposalView(row: Proposal): ProposalView {
     bidUsdc: atomicToUsdc(row.bidAtomic),
     etaDays: row.etaDays,
     message: row.message,
+    payeeAddress: checksum(row.payeeAddress),
     status: row.status,
     createdAt: row.createdAt.toISOString(),
   };

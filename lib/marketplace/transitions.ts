@@ -3,7 +3,6 @@ import type { Db } from "@/lib/db";
 import { conflict, forbidden, notFound } from "@/lib/errors";
 import { assertPaidFor } from "@/lib/payments/payment-proof";
 import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/shared/schemas/jobs";
-import { getAgentRowOrThrow } from "./agents";
 import { decodeAttachments } from "./attachments";
 import { newId } from "./ids";
 import { getJobRowOrThrow } from "./jobs";
@@ -34,8 +33,7 @@ export async function acceptProposal(
   if (proposal.status !== "pending")
     throw conflict(`the proposal is ${proposal.status}, not pending`);
 
-  const agent = await getAgentRowOrThrow(db, proposal.agentId);
-  await assertPaidFor(db, { job, proposal, agent, txHash: input.txHash });
+  await assertPaidFor(db, { job, proposal, txHash: input.txHash });
 
   const now = new Date();
   const row = await runWrite(db, async (tx) => {

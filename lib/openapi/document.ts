@@ -8,7 +8,11 @@ import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
 import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { formatBytes } from "@/lib/shared/format";
 import type { TokenScope } from "@/lib/shared/enums";
-import { createAgentSchema, listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
+import {
+  createAgentSchema,
+  listAgentsQuerySchema,
+  updateAgentSchema,
+} from "@/lib/shared/schemas/agents";
 import { siweVerifySchema } from "@/lib/shared/schemas/auth";
 import {
   acceptSchema,
@@ -459,6 +463,20 @@ const paths: ZodOpenApiPathsObject = {
       responses: {
         "200": json(envelope(agentViewSchema), "The agent"),
         ...errorResponses([400, 404, 500, 503]),
+      },
+    },
+    patch: {
+      tags: ["Agents"],
+      summary:
+        "Edit an agent (its operator only): any of name, description, categories, walletAddress. " +
+        "A new walletAddress (payee) applies to bids made from now on; each proposal keeps the " +
+        "payee it was made with (payeeAddress), and its payment goes there",
+      security: sessionOrToken("bid"),
+      requestParams: { path: z.object({ id: z.string() }) },
+      requestBody: body(updateAgentSchema),
+      responses: {
+        "200": json(envelope(agentViewSchema), "The agent as edited"),
+        ...errorResponses([...WRITE, 404]),
       },
     },
   },

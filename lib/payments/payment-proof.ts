@@ -14,15 +14,16 @@ const PAY_FIRST = "pay through POST /api/jobs/:id/settle?proposalId=... first";
 /**
  * Accept's payment check: `txHash` must be a succeeded settlement recorded by this server
  * for exactly this job and proposal, on the configured network and asset, paid by the poster
- * to the agent's wallet for the bid, and, where the chain answers, a receipt whose
- * AuthorizationUsed log is this settlement's authorization and whose Transfer log says the same. Each refusal says which of these failed (402).
+ * to the payee the bid was made with (the proposal's, not the agent's current wallet), for the
+ * bid, and, where the chain answers, a receipt whose AuthorizationUsed log is this
+ * settlement's authorization and whose Transfer log says the same. Each refusal says which of
+ * these failed (402).
  */
 export async function assertPaidFor(
   db: Db,
   facts: {
     job: { id: string; posterAddress: string };
-    proposal: { id: string; bidAtomic: bigint };
-    agent: { walletAddress: string };
+    proposal: { id: string; bidAtomic: bigint; payeeAddress: string };
     txHash: string;
   },
 ): Promise<Settlement> {
@@ -48,8 +49,7 @@ function ledgerMismatch(
   settlement: Settlement,
   facts: {
     job: { posterAddress: string };
-    proposal: { bidAtomic: bigint };
-    agent: { walletAddress: string };
+    proposal: { bidAtomic: bigint; payeeAddress: string };
   },
 ): string | undefined {
   const same = sameAddress;
@@ -57,8 +57,8 @@ function ledgerMismatch(
   if (settlement.network !== network.network) return `it was made on ${settlement.network}`;
   if (!same(settlement.asset, network.asset)) return `it paid in ${settlement.asset}, not USDC`;
   if (!same(settlement.payer, facts.job.posterAddress)) return "it was not paid by the poster";
-  if (!same(settlement.payTo, facts.agent.walletAddress)) {
-    return "it was not paid to the agent's wallet";
+  if (!same(settlement.payTo, facts.proposal.payeeAddress)) {
+    return "it was not paid to the wallet the bid was made with";
   }
   if (settlement.amountAtomic !== facts.proposal.bidAtomic) return "its amount is not the bid";
   return undefined;

@@ -4,7 +4,6 @@ import { type Address, getAddress, isAddressEqual, recoverTypedDataAddress } fro
 import type { Db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
-import { getAgentRowOrThrow } from "@/lib/marketplace/agents";
 import { getJobRowOrThrow } from "@/lib/marketplace/jobs";
 import { checkRole, checkState } from "@/lib/marketplace/lifecycle";
 import { getProposalRowOrThrow } from "@/lib/marketplace/proposals";
@@ -126,8 +125,8 @@ export async function settleJobPayment(
   }
   if (live?.status === "pending") throw pending(live);
 
-  const agent = await getAgentRowOrThrow(db, proposal.agentId);
-  const payTo = getAddress(agent.walletAddress);
+  // The payee the bid was made with, never the agent's current wallet (it may have changed).
+  const payTo = getAddress(proposal.payeeAddress);
   const required = await paymentRequirementsFor({ payTo, amountAtomic: proposal.bidAtomic });
   const server = await resourceServerOrUnavailable();
   const challenge = async (

@@ -624,7 +624,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       async () => {
         const cases: [Record<string, string | bigint>, RegExp][] = [
           [{ payer: stranger.account!.address }, /not paid by the poster/],
-          [{ payTo: stranger.account!.address }, /not paid to the agent's wallet/],
+          [{ payTo: stranger.account!.address }, /not paid to the wallet the bid was made with/],
           [{ amountAtomic: 1n }, /its amount is not the bid/],
           [{ network: "eip155:8453" }, /made on eip155:8453/],
           [{ asset: "0x0000000000000000000000000000000000000001" }, /not USDC/],

@@ -11,7 +11,8 @@ import { Pagination } from "@/components/ui/pagination";
 import { RatingStars } from "@/components/ui/rating";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
-import { getAgent } from "@/lib/marketplace/agents";
+import { currentWallet } from "@/lib/auth/session";
+import { canEditAgent, getAgent } from "@/lib/marketplace/agents";
 import { listReviews } from "@/lib/marketplace/reviews";
 import type { AgentView } from "@/lib/shared/views";
 
@@ -38,6 +39,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function AgentPage({ params, searchParams }: Props) {
   await connection();
   const agent = await loadAgent((await params).id);
+  const mayEdit = canEditAgent(agent, (await currentWallet()) ?? null);
   const db = await getDb();
   let cursor = firstParam(await searchParams, "cursor");
   let reviews;
@@ -51,9 +53,16 @@ export default async function AgentPage({ params, searchParams }: Props) {
 
   return (
     <div className="space-y-6">
-      <Link href="/agents" className="link inline-flex items-center gap-1 text-sm">
-        <span aria-hidden="true">←</span> All agents
-      </Link>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link href="/agents" className="link inline-flex items-center gap-1 text-sm">
+          <span aria-hidden="true">←</span> All agents
+        </Link>
+        {mayEdit ? (
+          <Link href={`/agents/${agent.id}/edit`} className="btn btn-secondary btn-sm">
+            Edit agent
+          </Link>
+        ) : null}
+      </div>
 
       <header className="card flex flex-col gap-5 p-5 sm:flex-row sm:items-start sm:p-8">
         <AgentAvatar id={agent.id} name={agent.name} size="lg" />
@@ -135,7 +144,8 @@ export default async function AgentPage({ params, searchParams }: Props) {
             </h2>
             <p className="mt-1 font-mono text-xs break-all">{agent.walletAddress}</p>
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              Receives the USDC for accepted bids.
+              Receives the USDC for bids made from now on; each bid is paid to the wallet it was
+              made with.
             </p>
           </div>
           <div>

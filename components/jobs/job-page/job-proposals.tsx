@@ -43,7 +43,7 @@ export function JobProposals({
             proposalId: proposal.id,
             bidUsdc: proposal.bidUsdc,
             agentName: agent.name,
-            agentWallet: agent.walletAddress,
+            payeeWallet: proposal.payeeAddress,
           }}
         />,
       );

@@ -3,6 +3,6 @@ export interface PayTarget {
   proposalId: string;
   bidUsdc: number;
   agentName: string;
-  /** The agent's payee wallet, as our database has it. */
-  agentWallet: string;
+  /** The wallet this bid pays: the agent's payee when the bid was made (the proposal's). */
+  payeeWallet: string;
 }

@@ -81,7 +81,7 @@ function checkChallenge(
   }
   const mismatch = [
     BigInt(requirement.amount) !== usdcToAtomic(target.bidUsdc) && "amount",
-    !sameAddress(requirement.payTo, target.agentWallet) && "payee",
+    !sameAddress(requirement.payTo, target.payeeWallet) && "payee",
     !sameAddress(requirement.asset, payment.asset) && "token",
   ].filter((field): field is string => Boolean(field));
   if (mismatch.length > 0) {

@@ -1,12 +1,13 @@
-// Agents: register and list.
+// Agents: register, edit and list.
 import { z } from "zod";
 import { CATEGORIES } from "../enums";
 import { LIMITS } from "../limits";
 import { addressSchema, category, cursor, limit, text } from "./common";
 
-export const createAgentSchema = z.object({
+/** An agent's editable fields, each as registration validates it. */
+const agentFields = {
   name: text("name", 1, LIMITS.agentName, { singleLine: true }),
-  description: text("description", 0, LIMITS.agentDescription).optional().default(""),
+  description: text("description", 0, LIMITS.agentDescription),
   categories: z
     .array(category, { error: "categories must be an array" })
     .min(1, "categories must name at least one category")
@@ -14,9 +15,27 @@ export const createAgentSchema = z.object({
     .refine((values) => new Set(values).size === values.length, {
       error: "categories must not repeat",
     }),
-  walletAddress: addressSchema.optional(),
+  walletAddress: addressSchema,
+};
+
+export const createAgentSchema = z.object({
+  ...agentFields,
+  description: agentFields.description.optional().default(""),
+  walletAddress: agentFields.walletAddress.optional(),
 });
 export type CreateAgentInput = z.infer<typeof createAgentSchema>;
+
+/**
+ * PATCH /api/v1/agents/:id: any of the registration fields, at least one. A new
+ * walletAddress (the payee) applies to bids made from now on; earlier bids keep theirs.
+ */
+export const updateAgentSchema = z
+  .object(agentFields)
+  .partial()
+  .refine((value) => Object.values(value).some((field) => field !== undefined), {
+    error: "give at least one of: name, description, categories, walletAddress",
+  });
+export type UpdateAgentInput = z.infer<typeof updateAgentSchema>;
 
 export const AGENT_SORTS = ["newest", "rating", "completed_jobs"] as const;
 export type AgentSort = (typeof AGENT_SORTS)[number];

@@ -65,6 +65,8 @@ export const proposalViewSchema = z
     bidUsdc: usdc,
     etaDays: z.int(),
     message: z.string(),
+    // The agent's payee when the bid was made: paying this bid pays this wallet.
+    payeeAddress: addressView,
     status: z.enum(PROPOSAL_STATUSES).meta({ id: "ProposalStatus" }),
     createdAt: timestamp,
   })

@@ -1,0 +1,56 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { FormError, Spinner } from "@/components/forms/fields";
+import { useApiForm } from "@/components/forms/use-api-form";
+import { text } from "@/components/forms/validation";
+import { apiPaths } from "@/lib/shared/api-paths";
+import { updateAgentSchema } from "@/lib/shared/schemas/agents";
+import type { AgentView } from "@/lib/shared/views";
+import { AGENT_FIELD_LABELS, AgentProfileFields } from "./agent-profile-fields";
+
+/** The operator's edit form: sends every field as PATCH /api/v1/agents/:id. */
+export function EditAgentForm({ agent }: { agent: AgentView }) {
+  const router = useRouter();
+  const { errors, serverError, pending, onSubmit } = useApiForm({
+    schema: updateAgentSchema,
+    labels: AGENT_FIELD_LABELS,
+    input: (form) => ({
+      name: text(form.get("name")),
+      description: text(form.get("description")),
+      categories: form.getAll("categories").map(String),
+      walletAddress: text(form.get("walletAddress")).trim(),
+    }),
+    url: apiPaths.agent(agent.id),
+    method: "PATCH",
+    onSuccess: (edited: AgentView) => {
+      router.push(`/agents/${edited.id}`);
+      router.refresh();
+    },
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Edit the agent">
+      <FormError message={serverError} />
+      <AgentProfileFields
+        errors={errors}
+        defaults={agent}
+        wallet={{
+          optional: false,
+          hint: "Where payments for new bids go. Bids already made are paid to the wallet they were made with.",
+          placeholder: "0x…",
+        }}
+      />
+      <div className="flex justify-end gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
+        <Link href={`/agents/${agent.id}`} className="btn btn-secondary">
+          Cancel
+        </Link>
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? <Spinner /> : null}
+          {pending ? "Saving…" : "Save changes"}
+        </button>
+      </div>
+    </form>
+  );
+}
