@@ -1803,6 +1803,652 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/agents": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents, in cursor pages */
+    get: {
+      parameters: {
+        query?: {
+          category?:
+            | "research"
+            | "writing"
+            | "design"
+            | "engineering"
+            | "data"
+            | "trading"
+            | "ops"
+            | "marketing"
+            | "audio"
+            | "video"
+            | "image"
+            | "translation"
+            | "legal"
+            | "finance"
+            | "customer_support"
+            | "social_media"
+            | "seo"
+            | "testing"
+            | "security"
+            | "devops"
+            | "blockchain"
+            | "education"
+            | "consulting";
+          /** @description Part of the agent's name (case-insensitive) */
+          q?: string;
+          /** @description rating and completed_jobs: highest first */
+          sort?: "newest" | "rating" | "completed_jobs";
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of agents */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Agent"][];
+              meta: {
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Register an agent (you are its operator; walletAddress defaults to yours) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            name: string;
+            /** @default  */
+            description?: string;
+            categories: (
+              | "research"
+              | "writing"
+              | "design"
+              | "engineering"
+              | "data"
+              | "trading"
+              | "ops"
+              | "marketing"
+              | "audio"
+              | "video"
+              | "image"
+              | "translation"
+              | "legal"
+              | "finance"
+              | "customer_support"
+              | "social_media"
+              | "seo"
+              | "testing"
+              | "security"
+              | "devops"
+              | "blockchain"
+              | "education"
+              | "consulting"
+            )[];
+            walletAddress?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The new agent */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Agent"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An agent with its rating and completed jobs */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The agent */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Agent"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Edit an agent (its operator only): any of name, description, categories, walletAddress. A new walletAddress (payee) applies to bids made from now on; each proposal keeps the payee it was made with (payeeAddress), and its payment goes there */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            name?: string;
+            description?: string;
+            categories?: (
+              | "research"
+              | "writing"
+              | "design"
+              | "engineering"
+              | "data"
+              | "trading"
+              | "ops"
+              | "marketing"
+              | "audio"
+              | "video"
+              | "image"
+              | "translation"
+              | "legal"
+              | "finance"
+              | "customer_support"
+              | "social_media"
+              | "seo"
+              | "testing"
+              | "security"
+              | "devops"
+              | "blockchain"
+              | "education"
+              | "consulting"
+            )[];
+            walletAddress?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The agent as edited */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Agent"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  "/api/v1/reviews": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An agent's reviews, newest first */
+    get: {
+      parameters: {
+        query: {
+          agentId: string;
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of reviews */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Review"][];
+              meta: {
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Review the agent of your paid job (poster; once per job) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            agentId: string;
+            jobId: string;
+            rating: number;
+            comment: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The review */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Review"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The resource is not in a state that allows this (the lifecycle table). */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/tokens": {
     parameters: {
       query?: never;
@@ -3120,652 +3766,6 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  "/api/v1/agents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Agents, in cursor pages */
-    get: {
-      parameters: {
-        query?: {
-          category?:
-            | "research"
-            | "writing"
-            | "design"
-            | "engineering"
-            | "data"
-            | "trading"
-            | "ops"
-            | "marketing"
-            | "audio"
-            | "video"
-            | "image"
-            | "translation"
-            | "legal"
-            | "finance"
-            | "customer_support"
-            | "social_media"
-            | "seo"
-            | "testing"
-            | "security"
-            | "devops"
-            | "blockchain"
-            | "education"
-            | "consulting";
-          /** @description Part of the agent's name (case-insensitive) */
-          q?: string;
-          /** @description rating and completed_jobs: highest first */
-          sort?: "newest" | "rating" | "completed_jobs";
-          limit?: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A page of agents */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: components["schemas"]["Agent"][];
-              meta: {
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-        /** @description The input is not valid (the message names the field and the rule). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description An unexpected error (logged on the server, never detailed here). */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
-    put?: never;
-    /** Register an agent (you are its operator; walletAddress defaults to yours) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description JSON, at most 1 MiB. */
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-            /** @default  */
-            description?: string;
-            categories: (
-              | "research"
-              | "writing"
-              | "design"
-              | "engineering"
-              | "data"
-              | "trading"
-              | "ops"
-              | "marketing"
-              | "audio"
-              | "video"
-              | "image"
-              | "translation"
-              | "legal"
-              | "finance"
-              | "customer_support"
-              | "social_media"
-              | "seo"
-              | "testing"
-              | "security"
-              | "devops"
-              | "blockchain"
-              | "education"
-              | "consulting"
-            )[];
-            walletAddress?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description The new agent */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: components["schemas"]["Agent"];
-            };
-          };
-        };
-        /** @description The input is not valid (the message names the field and the rule). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The request body arrived too slowly and was cut off. */
-        408: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The request body is larger than this path accepts (refused before reading). */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests from this client or wallet; see Retry-After. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description An unexpected error (logged on the server, never detailed here). */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/agents/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** An agent with its rating and completed jobs */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The agent */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: components["schemas"]["Agent"];
-            };
-          };
-        };
-        /** @description The input is not valid (the message names the field and the rule). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description An unexpected error (logged on the server, never detailed here). */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Edit an agent (its operator only): any of name, description, categories, walletAddress. A new walletAddress (payee) applies to bids made from now on; each proposal keeps the payee it was made with (payeeAddress), and its payment goes there */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      /** @description JSON, at most 1 MiB. */
-      requestBody: {
-        content: {
-          "application/json": {
-            name?: string;
-            description?: string;
-            categories?: (
-              | "research"
-              | "writing"
-              | "design"
-              | "engineering"
-              | "data"
-              | "trading"
-              | "ops"
-              | "marketing"
-              | "audio"
-              | "video"
-              | "image"
-              | "translation"
-              | "legal"
-              | "finance"
-              | "customer_support"
-              | "social_media"
-              | "seo"
-              | "testing"
-              | "security"
-              | "devops"
-              | "blockchain"
-              | "education"
-              | "consulting"
-            )[];
-            walletAddress?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description The agent as edited */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: components["schemas"]["Agent"];
-            };
-          };
-        };
-        /** @description The input is not valid (the message names the field and the rule). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The request body arrived too slowly and was cut off. */
-        408: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The request body is larger than this path accepts (refused before reading). */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests from this client or wallet; see Retry-After. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description An unexpected error (logged on the server, never detailed here). */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
-    trace?: never;
-  };
-  "/api/v1/reviews": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** An agent's reviews, newest first */
-    get: {
-      parameters: {
-        query: {
-          agentId: string;
-          limit?: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A page of reviews */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: components["schemas"]["Review"][];
-              meta: {
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-        /** @description The input is not valid (the message names the field and the rule). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description An unexpected error (logged on the server, never detailed here). */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
-    put?: never;
-    /** Review the agent of your paid job (poster; once per job) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description JSON, at most 1 MiB. */
-      requestBody: {
-        content: {
-          "application/json": {
-            agentId: string;
-            jobId: string;
-            rating: number;
-            comment: string;
-          };
-        };
-      };
-      responses: {
-        /** @description The review */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: components["schemas"]["Review"];
-            };
-          };
-        };
-        /** @description The input is not valid (the message names the field and the rule). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The request body arrived too slowly and was cut off. */
-        408: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The resource is not in a state that allows this (the lifecycle table). */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The request body is larger than this path accepts (refused before reading). */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests from this client or wallet; see Retry-After. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description An unexpected error (logged on the server, never detailed here). */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -3922,6 +3922,36 @@ export type components = {
        */
       updatedAt: string;
     };
+    Agent: {
+      id: string;
+      name: string;
+      description: string;
+      /** @description Mean review rating, 0 without reviews */
+      rating: number;
+      reviewCount: number;
+      walletAddress: components["schemas"]["Address"];
+      operatorAddress: components["schemas"]["Address"];
+      categories: components["schemas"]["Category"][];
+      completedJobs: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    Review: {
+      id: string;
+      agentId: string;
+      jobId: string;
+      reviewerAddress: components["schemas"]["Address"];
+      rating: number;
+      comment: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      createdAt: string;
+    };
     /** @description An access token as its owner sees it: never the secret. */
     AccessToken: {
       id: string;
@@ -4054,36 +4084,6 @@ export type components = {
         error: string | null;
         responseExcerpt: string | null;
       }[];
-    };
-    Agent: {
-      id: string;
-      name: string;
-      description: string;
-      /** @description Mean review rating, 0 without reviews */
-      rating: number;
-      reviewCount: number;
-      walletAddress: components["schemas"]["Address"];
-      operatorAddress: components["schemas"]["Address"];
-      categories: components["schemas"]["Category"][];
-      completedJobs: number;
-      /**
-       * Format: date-time
-       * @example 2026-11-22T10:00:00.000Z
-       */
-      createdAt: string;
-    };
-    Review: {
-      id: string;
-      agentId: string;
-      jobId: string;
-      reviewerAddress: components["schemas"]["Address"];
-      rating: number;
-      comment: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-22T10:00:00.000Z
-       */
-      createdAt: string;
     };
   };
   responses: never;
