@@ -49,3 +49,25 @@ export function CategoryFilter({ id, defaultValue }: { id: string; defaultValue:
     </FilterSelect>
   );
 }
+
+/** A sort <select> inside a GET search form (submitted with the form's button). */
+export function SortSelect<T extends string>({
+  options,
+  defaultValue,
+}: {
+  options: readonly (readonly [T, string])[];
+  defaultValue: T;
+}) {
+  return (
+    <label className="text-sm font-medium">
+      Sort
+      <select name="sort" defaultValue={defaultValue} className="input py-2 pr-8">
+        {options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

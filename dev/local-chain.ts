@@ -21,6 +21,7 @@ import {
   LOCAL_TOKEN_ADDRESS,
   localChain,
   MULTICALL3_ADDRESS,
+  PUBLIC_TEST_ADDRESSES,
 } from "@/lib/payments/local-network";
 import { multicall3DeployedBytecode, testUsdcAbi, testUsdcBytecode } from "./contracts";
 
@@ -54,19 +55,8 @@ export const GANACHE_PRIVATE_KEYS = [
   "0xb0057716d5917badaf911b193b12b910811c1497b5bada8d7711f758981c3773",
 ] as const satisfies readonly Hex[];
 
-/** Their addresses, same order. */
-export const GANACHE_ADDRESSES = [
-  "0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1",
-  "0xFFcf8FDEE72ac11b5c542428B35EEF5769C409f0",
-  "0x22d491Bde2303f2f43325b2108D26f1eAbA1e32b",
-  "0xE11BA2b4D45Eaed5996Cd0823791E0C93114882d",
-  "0xd03ea8624C8C5987235048901fB614fDcA89b117",
-  "0x95cED938F7991cd0dFcb48F0a06a40FA1aF46EBC",
-  "0x3E5e9111Ae8eB78Fe1CC3bb8915d5D461F3Ef9A9",
-  "0x28a8746e75304c0780E011BEd21C72cD78cd535E",
-  "0xACa94ef8bD5ffEE41947b4585a84BdA5a3d3DA6E",
-  "0x1dF62f291b2E969fB0849d99D9Ce41e2F137006e",
-] as const satisfies readonly Address[];
+/** Their addresses, same order (production code refuses them as a gas key on real networks). */
+export const GANACHE_ADDRESSES = PUBLIC_TEST_ADDRESSES;
 
 /** Account roles on the local chain. */
 export const DEPLOYER_INDEX = 0; // deploys TestUSDC (nonce 0), owns it, mints (faucet)

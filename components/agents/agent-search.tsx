@@ -1,4 +1,5 @@
 import Form from "next/form";
+import { SortSelect } from "@/components/filter-select";
 import type { AgentSort } from "@/lib/shared/schemas/agents";
 
 const SORT_LABELS: Record<AgentSort, string> = {
@@ -36,16 +37,12 @@ export function AgentSearch({
           className="input"
         />
       </label>
-      <label className="text-sm font-medium">
-        Sort
-        <select name="sort" defaultValue={sort} className="input py-2 pr-8">
-          {(Object.keys(SORT_LABELS) as AgentSort[]).map((value) => (
-            <option key={value} value={value}>
-              {SORT_LABELS[value]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SortSelect
+        options={(Object.keys(SORT_LABELS) as AgentSort[]).map(
+          (value) => [value, SORT_LABELS[value]] as const,
+        )}
+        defaultValue={sort}
+      />
       <button type="submit" className="btn btn-primary">
         Search
       </button>

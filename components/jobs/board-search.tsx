@@ -1,4 +1,5 @@
 import Form from "next/form";
+import { SortSelect } from "@/components/filter-select";
 import type { JobSort } from "@/lib/shared/schemas/jobs";
 
 const SORT_LABELS: Record<JobSort, string> = {
@@ -72,16 +73,10 @@ export function BoardSearch({
           className="input sm:w-28"
         />
       </label>
-      <label className="text-sm font-medium">
-        Sort
-        <select name="sort" defaultValue={values.sort ?? sorts[0]} className="input py-2 pr-8">
-          {sorts.map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SortSelect
+        options={sorts.map((sort) => [sort, SORT_LABELS[sort]] as const)}
+        defaultValue={values.sort ?? sorts[0]!}
+      />
       <button type="submit" className="btn btn-primary">
         Search
       </button>

@@ -20,7 +20,7 @@ export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a1739
  * Addresses whose private keys are public knowledge (ganache's deterministic wallet, accounts
  * 0-9): a gas key with one of them is refused on a real network.
  */
-export const PUBLIC_TEST_ADDRESSES: readonly Address[] = [
+export const PUBLIC_TEST_ADDRESSES = [
   "0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1",
   "0xFFcf8FDEE72ac11b5c542428B35EEF5769C409f0",
   "0x22d491Bde2303f2f43325b2108D26f1eAbA1e32b",
@@ -31,7 +31,7 @@ export const PUBLIC_TEST_ADDRESSES: readonly Address[] = [
   "0x28a8746e75304c0780E011BEd21C72cD78cd535E",
   "0xACa94ef8bD5ffEE41947b4585a84BdA5a3d3DA6E",
   "0x1dF62f291b2E969fB0849d99D9Ce41e2F137006e",
-];
+] as const satisfies readonly Address[];
 
 /** The viem chain of the local network, talking to `rpcUrl`. */
 export function localChain(rpcUrl: string = DEFAULT_LOCAL_RPC_URL): Chain {

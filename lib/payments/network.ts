@@ -144,7 +144,7 @@ function resolveBaseFacilitator(env: NetworkEnv, cdpAuth: boolean): SettlementFa
   if (cdpAuth) return { kind: "http", url: CDP_FACILITATOR_URL, cdpAuth: true };
   if (env.FACILITATOR_PRIVATE_KEY) {
     const key = requiredKey(env, "base");
-    if (PUBLIC_TEST_ADDRESSES.includes(privateKeyToAccount(key).address)) {
+    if ((PUBLIC_TEST_ADDRESSES as readonly string[]).includes(privateKeyToAccount(key).address)) {
       throw new ConfigError(
         "FACILITATOR_PRIVATE_KEY is one of ganache's public test keys: refused with SETTLEMENT_NETWORK=base.",
       );
