@@ -457,6 +457,8 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         bidUsdc: 20,
         etaDays: 2,
         message: "I can do it",
+        // The agent's wallet (its operator's by default) when the bid was made: who gets paid.
+        payeeAddress: operator.account!.address,
         status: "pending",
         createdAt: expect.any(String),
       });
