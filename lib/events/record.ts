@@ -42,6 +42,15 @@ type Tx = Prisma.TransactionClient;
 
 const pending = new WeakMap<Tx, EventFact[]>();
 
+/**
+ * Prisma's default budget (2 s to get a connection, 5 s for the whole transaction) counts the
+ * wait for the events lock too: under load, writes queued behind it were killed for waiting,
+ * not for working, and an interactive transaction expiring mid-query is where the pg driver
+ * adapter is least reliable. The budget covers the queue; a transaction that really hangs
+ * still ends.
+ */
+const WRITE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
+
 /** Runs `body` in a transaction and writes the events it recorded last, in that transaction. */
 export async function withEvents<T>(db: Db, body: (tx: Tx) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
@@ -54,7 +63,7 @@ export async function withEvents<T>(db: Db, body: (tx: Tx) => Promise<T>): Promi
     } finally {
       pending.delete(tx);
     }
-  });
+  }, WRITE_TRANSACTION);
 }
 
 /** Announces an event of the running `withEvents` transaction (written when it ends). */
