@@ -1,6 +1,6 @@
 // The migration runner as separate processes: two runners started at the same instant on one
 // PostgreSQL (a barrier of the test's own), and a second process on an embedded database in use. (The runner's logic is tested in-process in
-// lib/db/migrate.test.ts.)
+// tests/db/migrate.test.ts.)
 import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
 import fs from "node:fs";

@@ -5,9 +5,9 @@ import {
   DB_KINDS,
   type EmptyDatabase,
 } from "@/tests/helpers/db";
-import { openDatabase } from "./client";
-import { loadMigrations, migrate, MigrationError } from "./migrate";
-import { pgliteSession } from "./sql";
+import { openDatabase } from "@/lib/db/client";
+import { loadMigrations, migrate, MigrationError } from "@/lib/db/migrate";
+import { pgliteSession } from "@/lib/db/sql";
 
 describe("migration runner", () => {
   it("applies every migration to an empty embedded database once; the second run is a no-op", async () => {
