@@ -7,7 +7,7 @@ import { ApiClient } from "./api";
 import { startTestChain, type TestChain } from "./chain";
 import type { DbKind } from "./db";
 import { prepareServerDatabase, type RunningServer, startServer } from "./server";
-import { fetchChallenge, payingFetch } from "./x402";
+import { fetchChallenge, payWaitingOnPending } from "./x402";
 
 export interface TestMarket {
   chain: TestChain;
@@ -72,29 +72,14 @@ export async function payFor(
   const amount = BigInt(challenge.paymentRequired.accepts[0]!.amount);
   await mintTestUsdc(market.chain.rpcUrl, account.address, amount);
   // As the README tells a payer: on 409 settlement_pending, wait and send the same signature.
-  let signature: string | null = null;
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    signature = request.headers.get("payment-signature") ?? signature;
-    return fetch(request);
-  };
-  let response = await payingFetch(account, recording)(url, { method: "POST" });
-  let body = await response.json();
-  for (let wait = 0; isPending(response, body) && signature && wait < 60; wait++) {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    response = await fetch(url, { method: "POST", headers: { "PAYMENT-SIGNATURE": signature } });
-    body = await response.json();
-  }
-  if (response.status !== 200) {
-    throw new Error(`payment refused: ${response.status} ${JSON.stringify(body)}`);
+  const { status, body } = await payWaitingOnPending(account, url);
+  if (status !== 200) {
+    throw new Error(`payment refused: ${status} ${JSON.stringify(body)}`);
   }
   return body.data.txHash as Hex;
 }
 
 /** One payment to make: a funded poster's open job with one bid by a fresh agent. */
-const isPending = (response: Response, body: { code?: string }) =>
-  response.status === 409 && body.code === "settlement_pending";
-
 export interface PaymentCase {
   poster: ApiClient;
   payer: LocalAccount;

@@ -18,6 +18,35 @@ export const LOCAL_PAYMENT_LIMITS: PaymentLimits = {
   maxUsdc: 1_000_000,
 };
 
+/**
+ * Pays `url` as docs/payments.md tells a payer to: on `409 settlement_pending`, wait and send
+ * the same PAYMENT-SIGNATURE again (never a new one) until the chain decides. Returns the
+ * final answer and how many pending answers came before it.
+ */
+export async function payWaitingOnPending(account: LocalAccount, url: string) {
+  let signature: string | null = null;
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    signature = request.headers.get("payment-signature") ?? signature;
+    return fetch(request);
+  };
+  let response = await payingFetch(account, recording)(url, { method: "POST" });
+  let body = await response.json();
+  let pending = 0;
+  while (
+    response.status === 409 &&
+    body.code === "settlement_pending" &&
+    signature &&
+    pending < 60
+  ) {
+    pending += 1;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    response = await fetch(url, { method: "POST", headers: { "PAYMENT-SIGNATURE": signature } });
+    body = await response.json();
+  }
+  return { status: response.status, body, pending };
+}
+
 export async function fetchChallenge(
   url: string,
 ): Promise<{ status: number; body: any; paymentRequired: PaymentRequired }> {

@@ -15,7 +15,7 @@ import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
 import { expectPaidOnceOrNotAtAll, type MoneySnapshot, snapshotMoney } from "@/tests/helpers/money";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
-import { payingFetch } from "@/tests/helpers/x402";
+import { payingFetch, payWaitingOnPending } from "@/tests/helpers/x402";
 import { failOnServerErrors } from "@/tests/helpers/server-logs";
 
 failOnServerErrors();
@@ -52,32 +52,16 @@ async function prepareBurst(chain: TestChain, server: RunningServer): Promise<Bu
  * and sends the same PAYMENT-SIGNATURE again (never a new one), until the chain decides.
  */
 async function fire(burst: Burst, urls: string[], { waitPending = false } = {}) {
-  let pendingAnswers = 0;
   const responses = await Promise.all(
     burst.cases.map(async (c, i) => {
       const url = c.settleUrl(urls[i % urls.length]);
-      let signature: string | null = null;
-      const recording: typeof fetch = async (input, init) => {
-        const request = new Request(input, init);
-        signature = request.headers.get("payment-signature") ?? signature;
-        return fetch(request);
-      };
-      let response = await payingFetch(c.payer, recording)(url, { method: "POST" });
-      let body = await response.json();
-      for (let wait = 0; waitPending && response.status === 409 && wait < 60; wait++) {
-        if (body.code !== "settlement_pending" || !signature) break;
-        pendingAnswers += 1;
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        response = await fetch(url, {
-          method: "POST",
-          headers: { "PAYMENT-SIGNATURE": signature },
-        });
-        body = await response.json();
-      }
-      return { status: response.status, body };
+      if (waitPending) return payWaitingOnPending(c.payer, url);
+      const response = await payingFetch(c.payer)(url, { method: "POST" });
+      return { status: response.status, body: await response.json(), pending: 0 };
     }),
   );
-  if (pendingAnswers > 0) console.info(`${pendingAnswers} answers were 409 settlement_pending`);
+  const pending = responses.reduce((sum, response) => sum + response.pending, 0);
+  if (pending > 0) console.info(`${pending} answers were 409 settlement_pending`);
   return responses;
 }
 
