@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { FormError, Spinner } from "@/components/forms/fields";
+import { api, callApi } from "@/components/forms/api";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
-import { apiPaths } from "@/lib/shared/api-paths";
 import { updateAgentSchema } from "@/lib/shared/schemas/agents";
 import type { AgentView } from "@/lib/shared/views";
 import { AGENT_FIELD_LABELS, AgentProfileFields } from "./agent-profile-fields";
@@ -22,9 +22,9 @@ export function EditAgentForm({ agent }: { agent: AgentView }) {
       categories: form.getAll("categories").map(String),
       walletAddress: text(form.get("walletAddress")).trim(),
     }),
-    url: apiPaths.agent(agent.id),
-    method: "PATCH",
-    onSuccess: (edited: AgentView) => {
+    submit: (body) =>
+      callApi(api.PATCH("/api/v1/agents/{id}", { params: { path: { id: agent.id } }, body })),
+    onSuccess: (edited) => {
       router.push(`/agents/${edited.id}`);
       router.refresh();
     },

@@ -2,11 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { FormError, Spinner } from "@/components/forms/fields";
+import { api, callApi } from "@/components/forms/api";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
-import type { AgentView } from "@/lib/shared/views";
 import { createAgentSchema } from "@/lib/shared/schemas/agents";
-import { apiPaths } from "@/lib/shared/api-paths";
 import { AGENT_FIELD_LABELS, AgentProfileFields } from "./agent-profile-fields";
 
 export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string | null }) {
@@ -23,8 +22,8 @@ export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string
         ...(wallet ? { walletAddress: wallet } : {}),
       };
     },
-    url: apiPaths.agents(),
-    onSuccess: (agent: AgentView) => {
+    submit: (body) => callApi(api.POST("/api/v1/agents", { body })),
+    onSuccess: (agent) => {
       router.push(`/agents/${agent.id}`);
       router.refresh();
     },

@@ -1,4 +1,5 @@
 /** Browser-side calls to our own API: same-origin cookie, `{ data }` / `{ error }` envelope. */
+import { createMarketplaceClient } from "@/lib/client/core";
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T; headers: Headers }
@@ -15,57 +16,84 @@ export type ApiResult<T> =
       headers?: Headers;
     };
 
-export interface RequestOptions {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
-  /** Sent as JSON when present. */
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/**
+ * The typed client every browser form, button and the pay flow call (lib/client: its paths and
+ * bodies are checked against the OpenAPI document at compile time). Same origin, so the
+ * session cookie goes along; never cached.
+ */
+export const api = createMarketplaceClient({ credentials: "same-origin", cache: "no-store" });
 
 const UNREACHABLE = "Could not reach the server. Check your connection and retry.";
 
-export async function requestJson<T>(
-  url: string,
-  { method = "GET", body, headers = {} }: RequestOptions = {},
-): Promise<ApiResult<T>> {
-  let response: Response;
+/** What openapi-fetch answers: the parsed body on success or on failure, and the response. */
+interface ClientAnswer {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The `data` inside our `{ data }` envelope, as the OpenAPI document types it. */
+type Payload<A extends ClientAnswer> = NonNullable<A["data"]> extends { data: infer D } ? D : never;
+
+/**
+ * Awaits a typed-client call and folds it into an ApiResult: the envelope's `data`, or a
+ * sentence to show with the status, the server's own message, its parsed body and headers.
+ */
+export async function callApi<A extends ClientAnswer>(
+  call: Promise<A>,
+): Promise<ApiResult<Payload<A>>> {
+  let answer: A;
   try {
-    response = await fetch(url, {
-      method,
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    answer = await call;
   } catch {
     return { ok: false, status: 0, error: UNREACHABLE };
   }
-  const payload = (await response.json().catch(() => undefined)) as
-    { data?: T; error?: string } | undefined;
-  if (response.ok && payload && "data" in payload) {
+  const { response } = answer;
+  if (response.ok && isEnvelope(answer.data)) {
     return {
       ok: true,
       status: response.status,
-      data: payload.data as T,
+      data: answer.data.data as Payload<A>,
       headers: response.headers,
     };
   }
+  const body = response.ok ? answer.data : answer.error;
+  const serverError = errorText(body);
   return {
     ok: false,
     status: response.status,
-    error: describeFailure(response.status, payload?.error),
-    serverError: payload?.error,
-    body: payload,
+    error: describeFailure(response.status, serverError),
+    serverError,
+    body,
     headers: response.headers,
   };
 }
 
-export function postJson<T>(
-  url: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-): Promise<ApiResult<T>> {
-  return requestJson<T>(url, { method: "POST", body, headers });
+/**
+ * POST to a route outside the OpenAPI document: the local chain's faucet (a dev hook) is the
+ * only one. Same envelope and failures as `callApi`, without the types.
+ */
+export function postUndocumented(path: string, body: unknown): Promise<ApiResult<unknown>> {
+  const answer = fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    cache: "no-store",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  }).then(async (response) => {
+    const parsed: unknown = await response.json().catch(() => undefined);
+    return response.ok ? { data: parsed, response } : { error: parsed, response };
+  });
+  return callApi(answer);
+}
+
+function isEnvelope(body: unknown): body is { data: unknown } {
+  return typeof body === "object" && body !== null && "data" in body;
+}
+
+function errorText(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null || !("error" in body)) return undefined;
+  return typeof body.error === "string" ? body.error : undefined;
 }
 
 export function describeFailure(status: number, error: string | undefined): string {

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { z } from "zod";
-import { requestJson } from "./api";
+import type { ApiResult } from "./api";
 import {
   type FieldErrors,
   fieldErrors,
@@ -14,9 +14,8 @@ export interface ApiFormOptions<S extends z.ZodType, K extends string, I, T> {
   labels: Record<K, string>;
   /** FormData → the raw input handed to `schema.safeParse`. */
   input: (form: FormData) => I;
-  url: string;
-  /** How the parsed input is sent (default POST). */
-  method?: "POST" | "PATCH";
+  /** Sends the parsed input through the typed client (`callApi(api.POST(...))`). */
+  submit: (input: z.output<S>) => Promise<ApiResult<T>>;
   onSuccess: (data: T, form: HTMLFormElement) => void;
   /** Adjusts the per-field messages when the schema rejects the input. */
   clientErrors?: (errors: FieldErrors<K>, input: I, error: z.ZodError) => FieldErrors<K>;
@@ -33,8 +32,7 @@ export function useApiForm<S extends z.ZodType, K extends string, I, T>({
   schema,
   labels,
   input,
-  url,
-  method = "POST",
+  submit,
   onSuccess,
   clientErrors,
   focusErrors = true,
@@ -60,7 +58,7 @@ export function useApiForm<S extends z.ZodType, K extends string, I, T>({
     }
     setErrors({});
     setPending(true);
-    const result = await requestJson<T>(url, { method, body: parsed.data });
+    const result = await submit(parsed.data);
     if (result.ok) {
       if (!pendingAfterSuccess) setPending(false);
       onSuccess(result.data, formElement);

@@ -3,13 +3,12 @@
 import { useRouter } from "next/navigation";
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react";
 import { formatBytes } from "@/lib/shared/format";
-import { postJson } from "@/components/forms/api";
+import { api, callApi } from "@/components/forms/api";
 import { FormError, Spinner } from "@/components/forms/fields";
 import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { LIMITS } from "@/lib/shared/limits";
 import { describeIssues } from "@/lib/shared/schemas/common";
 import { type AttachmentInput, deliverSchema } from "@/lib/shared/schemas/jobs";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 /** The server refuses deliver bodies over 16 MiB: 10 MiB of files fit once base64-encoded. */
 const MAX_BODY_BYTES = DELIVER_BODY_LIMIT;
@@ -100,7 +99,12 @@ export function DeliverForm({ jobId }: { jobId: string }) {
           `Encoded for upload these files take ${formatBytes(body.length)}, more than the server accepts in one delivery (${formatBytes(MAX_BODY_BYTES)}). Remove a file or compress them.`,
         );
       }
-      const result = await postJson(apiPaths.deliver(jobId), parsed.data);
+      const result = await callApi(
+        api.POST("/api/v1/jobs/{id}/deliver", {
+          params: { path: { id: jobId } },
+          body: parsed.data,
+        }),
+      );
       if (!result.ok) throw new Error(result.error);
       router.refresh();
     } catch (error) {

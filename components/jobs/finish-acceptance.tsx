@@ -2,9 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { postJson } from "@/components/forms/api";
+import { api, callApi } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 /** The job is paid (a succeeded settlement) but the accept call never landed: finish it. */
 export function FinishAcceptance({
@@ -23,7 +22,12 @@ export function FinishAcceptance({
   async function finish() {
     setBusy(true);
     setError(null);
-    const result = await postJson(apiPaths.accept(jobId), { proposalId, txHash });
+    const result = await callApi(
+      api.POST("/api/v1/jobs/{id}/accept", {
+        params: { path: { id: jobId } },
+        body: { proposalId, txHash },
+      }),
+    );
     if (result.ok) {
       router.refresh();
       return;

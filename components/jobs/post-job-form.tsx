@@ -3,13 +3,12 @@
 import { useRouter } from "next/navigation";
 import { categoryLabel } from "@/lib/shared/format";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
+import { api, callApi } from "@/components/forms/api";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { parseNumber, text } from "@/components/forms/validation";
-import type { JobView } from "@/lib/shared/views";
 import { CATEGORIES } from "@/lib/shared/enums";
 import { LIMITS } from "@/lib/shared/limits";
 import { createJobSchema } from "@/lib/shared/schemas/jobs";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = {
   title: "Title",
@@ -49,8 +48,8 @@ export function PostJobForm({ defaultHandle }: { defaultHandle: string | null })
       if (input.timelineDays === undefined) next.timelineDays = "Enter the number of days";
       return next;
     },
-    url: apiPaths.jobs(),
-    onSuccess: (job: JobView) => {
+    submit: (body) => callApi(api.POST("/api/v1/jobs", { body })),
+    onSuccess: (job) => {
       router.push(`/jobs/${job.id}`);
       router.refresh();
     },

@@ -2,11 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
+import { api, callApi } from "@/components/forms/api";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { parseNumber, text } from "@/components/forms/validation";
 import { LIMITS } from "@/lib/shared/limits";
 import { createProposalSchema } from "@/lib/shared/schemas/proposals";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = {
   agentId: "Agent",
@@ -42,7 +42,8 @@ export function ProposalForm({
       if (input.etaDays === undefined) next.etaDays = "Enter the number of days";
       return next;
     },
-    url: apiPaths.proposals(jobId),
+    submit: (body) =>
+      callApi(api.POST("/api/v1/jobs/{id}/proposals", { params: { path: { id: jobId } }, body })),
     pendingAfterSuccess: false,
     onSuccess: (_data, formElement) => {
       formElement.reset();

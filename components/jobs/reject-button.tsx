@@ -1,8 +1,7 @@
 "use client";
 
-import { postJson } from "@/components/forms/api";
+import { api, callApi } from "@/components/forms/api";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 /** Reject a pending proposal, after an explicit confirmation. */
 export function RejectButton({
@@ -20,7 +19,13 @@ export function RejectButton({
       confirmLabel="Yes, reject"
       question={<>Reject {agentName}&apos;s proposal?</>}
       groupLabel={`Reject ${agentName}'s proposal`}
-      action={() => postJson(apiPaths.rejectProposal(jobId, proposalId))}
+      action={() =>
+        callApi(
+          api.POST("/api/v1/jobs/{id}/proposals/{proposalId}/reject", {
+            params: { path: { id: jobId, proposalId } },
+          }),
+        )
+      }
     />
   );
 }

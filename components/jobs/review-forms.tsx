@@ -2,13 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
+import { api, callApi } from "@/components/forms/api";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { humanize, parseNumber, text } from "@/components/forms/validation";
 import { LIMITS } from "@/lib/shared/limits";
 import { completeSchema } from "@/lib/shared/schemas/jobs";
 import { createReviewSchema } from "@/lib/shared/schemas/reviews";
 import { RatingInput } from "./rating-input";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 const LABELS = { rating: "Rating", comment: "Comment" } as const;
 
@@ -38,7 +38,8 @@ export function CompleteForm({
         : { rating: humanize(error.issues[0]?.message ?? "", LABELS) },
     focusErrors: false,
     serverFieldErrors: false,
-    url: apiPaths.complete(jobId),
+    submit: (body) =>
+      callApi(api.POST("/api/v1/jobs/{id}/complete", { params: { path: { id: jobId } }, body })),
     onSuccess: () => router.refresh(),
   });
 
@@ -98,7 +99,7 @@ export function ReviewForm({ jobId, agentId }: { jobId: string; agentId: string 
       input.rating === undefined ? { ...next, rating: "Choose a rating from 1 to 5 stars" } : next,
     focusErrors: false,
     serverFieldErrors: false,
-    url: apiPaths.reviews(),
+    submit: (body) => callApi(api.POST("/api/v1/reviews", { body })),
     onSuccess: () => router.refresh(),
   });
 

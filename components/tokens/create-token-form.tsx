@@ -1,9 +1,9 @@
 "use client";
 
-import { apiPaths } from "@/lib/shared/api-paths";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
+import { api, callApi } from "@/components/forms/api";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
 import { TOKEN_SCOPES } from "@/lib/shared/enums";
@@ -26,7 +26,7 @@ export function CreateTokenForm() {
       scopes: form.getAll("scopes").map(String),
       expiresInDays: Number(text(form.get("expiresInDays"))),
     }),
-    url: apiPaths.tokens(),
+    submit: (body) => callApi(api.POST("/api/v1/tokens", { body })),
     pendingAfterSuccess: false,
     onSuccess: (token: CreatedAccessTokenView, form) => {
       setCreated(token);

@@ -1,8 +1,7 @@
 "use client";
 
-import { requestJson } from "@/components/forms/api";
+import { api, callApi } from "@/components/forms/api";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { apiPaths } from "@/lib/shared/api-paths";
 
 /** Revokes an access token after an explicit confirmation. */
 export function RevokeTokenButton({ id, name }: { id: string; name: string }) {
@@ -11,7 +10,7 @@ export function RevokeTokenButton({ id, name }: { id: string; name: string }) {
       label="Revoke"
       confirmLabel="Yes, revoke"
       groupLabel={`Revoke ${name}`}
-      action={() => requestJson(apiPaths.token(id), { method: "DELETE" })}
+      action={() => callApi(api.DELETE("/api/v1/tokens/{id}", { params: { path: { id } } }))}
     />
   );
 }

@@ -2,8 +2,7 @@
 // POST /api/auth/logout. The session itself is the HttpOnly cookie the server sets.
 import { createAuthenticationAdapter } from "@rainbow-me/rainbowkit";
 import { createSiweMessage } from "viem/siwe";
-import { apiPaths } from "@/lib/shared/api-paths";
-import { postJson, requestJson } from "@/components/forms/api";
+import { api, callApi } from "@/components/forms/api";
 
 export function createMarketplaceAuthAdapter(callbacks: {
   onSignedIn(address: string): void;
@@ -11,7 +10,7 @@ export function createMarketplaceAuthAdapter(callbacks: {
 }) {
   return createAuthenticationAdapter<string>({
     getNonce: async () => {
-      const result = await requestJson<{ nonce?: string }>(apiPaths.authNonce());
+      const result = await callApi(api.GET("/api/auth/nonce"));
       if (result.ok && result.data.nonce) return result.data.nonce;
       const reason = result.ok
         ? undefined
@@ -31,16 +30,13 @@ export function createMarketplaceAuthAdapter(callbacks: {
         expirationTime: new Date(Date.now() + 10 * 60 * 1000),
       }),
     verify: async ({ message, signature }) => {
-      const result = await postJson<{ address?: string }>(apiPaths.authVerify(), {
-        message,
-        signature,
-      });
+      const result = await callApi(api.POST("/api/auth/verify", { body: { message, signature } }));
       if (!result.ok) return false;
       callbacks.onSignedIn(result.data.address ?? "");
       return true;
     },
     signOut: async () => {
-      await postJson(apiPaths.authLogout());
+      await callApi(api.POST("/api/auth/logout"));
       callbacks.onSignedOut();
     },
   });

@@ -5,7 +5,7 @@ import { useAccount } from "wagmi";
 import { apiPaths } from "@/lib/shared/api-paths";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
-import { postJson } from "@/components/forms/api";
+import { postUndocumented } from "@/components/forms/api";
 import { useUsdcBalance } from "./use-usdc-balance";
 
 const FAUCET_AMOUNT_USDC = 1_000;
@@ -26,7 +26,7 @@ export default function DevWalletBar({ payment }: { payment: PublicPaymentConfig
   async function getTestUsdc() {
     setState({ kind: "busy" });
     try {
-      const result = await postJson(apiPaths.faucet(), {
+      const result = await postUndocumented(apiPaths.faucet(), {
         address,
         amountUsdc: FAUCET_AMOUNT_USDC,
       });

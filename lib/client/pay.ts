@@ -6,7 +6,7 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import type { LocalAccount } from "viem";
 import { usdcToAtomic } from "@/lib/shared/money";
-import type { MarketplaceClient } from "./index";
+import type { MarketplaceClient } from "./core";
 
 /** What the payer agrees to pay with: one network and token, and a ceiling per payment. */
 export interface PaymentLimits {

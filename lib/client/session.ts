@@ -4,7 +4,7 @@
 import type { Middleware } from "openapi-fetch";
 import type { LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import type { MarketplaceClient } from "./index";
+import type { MarketplaceClient } from "./core";
 
 const COOKIE = "marketplace_session";
 

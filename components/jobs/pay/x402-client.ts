@@ -1,14 +1,13 @@
 // The browser's side of paying one proposal over x402 v2, with no React and no wallet library:
 // read the 402 challenge, sign it with whatever signer the caller hands in, settle, accept.
-// HTTP goes through components/forms/api.ts; what a failure means is pay-errors.ts's job.
+// HTTP goes through the typed client (components/forms/api.ts); what a failure means is pay-errors.ts's job.
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { sameAddress } from "@/lib/shared/address";
-import { apiPaths } from "@/lib/shared/api-paths";
 import { usdcToAtomic } from "@/lib/shared/money";
-import type { JobView, PublicPaymentConfig } from "@/lib/shared/views";
-import { describeFailure, postJson } from "@/components/forms/api";
+import type { PublicPaymentConfig } from "@/lib/shared/views";
+import { api, callApi, describeFailure } from "@/components/forms/api";
 import {
   challengeFailure,
   challengeMismatch,
@@ -52,12 +51,20 @@ function pickRequirement(paymentRequired: PaymentRequired, payment: PublicPaymen
   );
 }
 
+/** POST the x402 resource for one proposal: unpaid (→ 402 challenge) or with a signature. */
+function settleRequest(target: PayTarget, headers?: SignatureHeaders) {
+  return api.POST("/api/jobs/{id}/settle", {
+    params: { path: { id: target.jobId }, query: { proposalId: target.proposalId } },
+    headers,
+  });
+}
+
 /** The first, unpaid POST: the server answers 402 with what it wants signed. Moves no money. */
 export async function fetchChallenge(
   target: PayTarget,
   payment: PublicPaymentConfig,
 ): Promise<Challenge> {
-  const result = await postJson(apiPaths.settle(target.jobId, target.proposalId));
+  const result = await callApi(settleRequest(target));
   if (result.ok || result.status !== 402) return { kind: "error", ...challengeFailure(result) };
   let paymentRequired: PaymentRequired;
   try {
@@ -131,11 +138,7 @@ export async function settlePayment(
   headers: SignatureHeaders,
   onFreshChallenge: (challenge: ReadyChallenge) => void,
 ): Promise<string> {
-  const result = await postJson<{ txHash?: string }>(
-    apiPaths.settle(target.jobId, target.proposalId),
-    undefined,
-    headers,
-  );
+  const result = await callApi(settleRequest(target, headers));
   if (result.ok) {
     if (result.data?.txHash) return result.data.txHash;
     throw new PayError(describeFailure(result.status, undefined), { resign: true });
@@ -154,9 +157,11 @@ export async function settlePayment(
 
 /** POST accept with the settlement's hash: the proposal is accepted, the job in progress. */
 export async function acceptPaidProposal(target: PayTarget, txHash: string): Promise<void> {
-  const result = await postJson<JobView>(apiPaths.accept(target.jobId), {
-    proposalId: target.proposalId,
-    txHash,
-  });
+  const result = await callApi(
+    api.POST("/api/v1/jobs/{id}/accept", {
+      params: { path: { id: target.jobId } },
+      body: { proposalId: target.proposalId, txHash },
+    }),
+  );
   if (!result.ok) throw new PayError(result.error);
 }
