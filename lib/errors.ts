@@ -57,6 +57,18 @@ export function isUniqueViolation(error: unknown): boolean {
   return cause !== undefined && cause !== error && isUniqueViolation(cause);
 }
 
+/**
+ * Prisma's "transaction could not start in time" (P2028): every connection stayed busy for the
+ * whole WRITE_TRANSACTION wait. Nothing of that transaction ran, so the client may retry.
+ */
+export function isTransactionQueueTimeout(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  if ((error as { code?: unknown }).code !== "P2028") return false;
+  return /unable to start a transaction/i.test(String((error as { message?: unknown }).message));
+}
+
+const BUSY_RETRY_AFTER_SECONDS = "2";
+
 /** What a client is told about a failure: the HTTP envelope and MCP tool errors alike. */
 export interface PublicError {
   status: number;
@@ -67,7 +79,8 @@ export interface PublicError {
 
 /**
  * Anything thrown → the one public shape: a DomainError's kind, a zod error's readable
- * sentence (400), a unique violation (409). Anything unexpected is logged (secrets
+ * sentence (400), a unique violation (409), a write that could not get the database in time
+ * (503, retry). Anything unexpected is logged (secrets
  * blanked) and shown as a plain 500.
  */
 export function toPublicError(error: unknown, where: string): PublicError {
@@ -84,6 +97,14 @@ export function toPublicError(error: unknown, where: string): PublicError {
   }
   if (isUniqueViolation(error)) {
     return { status: 409, message: "this already exists (conflicting request)", headers: {} };
+  }
+  if (isTransactionQueueTimeout(error)) {
+    console.warn(`Busy in ${where}: a write waited too long for the database; answered 503`);
+    return {
+      status: 503,
+      message: "the server is busy; retry shortly",
+      headers: { "Retry-After": BUSY_RETRY_AFTER_SECONDS },
+    };
   }
   console.error(`Unhandled error in ${where}:`, errorForLog(error));
   return { status: 500, message: "internal server error", headers: {} };

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
+import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import type { AccessToken } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/errors";
 import { isPossibleId, newId } from "@/lib/marketplace/ids";
@@ -62,7 +63,7 @@ export async function createAccessToken(
         expiresAt: new Date(now.getTime() + input.expiresInDays * DAY_MS),
       },
     });
-  });
+  }, WRITE_TRANSACTION);
   return { ...toAccessTokenView(row, now), token: secret };
 }
 

@@ -1,5 +1,6 @@
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
+import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { EventType } from "@/lib/shared/schemas/events";
 import type { EventData } from "@/lib/shared/views";
@@ -41,15 +42,6 @@ export interface EventFact {
 type Tx = Prisma.TransactionClient;
 
 const pending = new WeakMap<Tx, EventFact[]>();
-
-/**
- * Prisma's default budget (2 s to get a connection, 5 s for the whole transaction) counts the
- * wait for the events lock too: under load, writes queued behind it were killed for waiting,
- * not for working, and an interactive transaction expiring mid-query is where the pg driver
- * adapter is least reliable. The budget covers the queue; a transaction that really hangs
- * still ends.
- */
-const WRITE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /** Runs `body` in a transaction and writes the events it recorded last, in that transaction. */
 export async function withEvents<T>(db: Db, body: (tx: Tx) => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import { type Db, getDb } from "@/lib/db";
+import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { getConfig } from "@/lib/config";
 import type { Event, WebhookDelivery, WebhookSubscription } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/marketplace/ids";
@@ -108,7 +109,7 @@ export async function dispatchEvents(db: Db, batch = DISPATCH_BATCH): Promise<nu
       data: { cursor: last.id, updatedAt: now },
     });
     return events.length;
-  });
+  }, WRITE_TRANSACTION);
 }
 
 /**
@@ -245,7 +246,7 @@ async function recordAttempt(
       }
     }
     return tx.webhookDelivery.findUnique({ where: { id: delivery.id } });
-  });
+  }, WRITE_TRANSACTION);
 }
 
 /**

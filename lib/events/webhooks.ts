@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
+import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import type {
   WebhookAttempt,
@@ -71,7 +72,7 @@ export async function createWebhook(
         startAfterEventId,
       },
     });
-  });
+  }, WRITE_TRANSACTION);
   return { ...toWebhookView(row), secret };
 }
 

@@ -1,5 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { Db } from "@/lib/db";
+import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { DomainError, isUniqueViolation } from "@/lib/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/marketplace/ids";
@@ -108,7 +109,7 @@ export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promi
           status: "pending",
         },
       });
-    });
+    }, WRITE_TRANSACTION);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw new SlotTakenError();

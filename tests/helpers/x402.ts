@@ -19,9 +19,10 @@ export const LOCAL_PAYMENT_LIMITS: PaymentLimits = {
 };
 
 /**
- * Pays `url` as docs/payments.md tells a payer to: on `409 settlement_pending`, wait and send
- * the same PAYMENT-SIGNATURE again (never a new one) until the chain decides. Returns the
- * final answer and how many pending answers came before it.
+ * Pays `url` as docs/payments.md tells a payer to: on `409 settlement_pending` (sent, not yet
+ * confirmed) or a 503 (busy or unavailable, nothing charged), wait and send the same
+ * PAYMENT-SIGNATURE again (never a new one) until the chain decides. Returns the final answer
+ * and how many such answers came before it.
  */
 export async function payWaitingOnPending(account: LocalAccount, url: string) {
   let signature: string | null = null;
@@ -33,12 +34,9 @@ export async function payWaitingOnPending(account: LocalAccount, url: string) {
   let response = await payingFetch(account, recording)(url, { method: "POST" });
   let body = await response.json();
   let pending = 0;
-  while (
-    response.status === 409 &&
-    body.code === "settlement_pending" &&
-    signature &&
-    pending < 60
-  ) {
+  const retrySame = () =>
+    (response.status === 409 && body.code === "settlement_pending") || response.status === 503;
+  while (retrySame() && signature && pending < 60) {
     pending += 1;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     response = await fetch(url, { method: "POST", headers: { "PAYMENT-SIGNATURE": signature } });

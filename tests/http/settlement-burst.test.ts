@@ -61,7 +61,7 @@ async function fire(burst: Burst, urls: string[], { waitPending = false } = {}) 
     }),
   );
   const pending = responses.reduce((sum, response) => sum + response.pending, 0);
-  if (pending > 0) console.info(`${pending} answers were 409 settlement_pending`);
+  if (pending > 0) console.info(`${pending} answers were 409 settlement_pending or 503 busy`);
   return responses;
 }
 
