@@ -28,11 +28,11 @@ export function MyJobCard({
     >
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0 flex-1">
-          <h3 id={`my-job-${job.id}`} className="font-semibold text-slate-900 dark:text-white">
+          <h4 id={`my-job-${job.id}`} className="font-semibold text-slate-900 dark:text-white">
             <Link href={`/jobs/${job.id}`} className="hover:underline">
               {job.title}
             </Link>
-          </h3>
+          </h4>
           <div className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
             <StatusBadge status={job.status} />
             <CategoryBadge category={job.category} />
