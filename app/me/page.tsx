@@ -10,8 +10,8 @@ import { firstParam, type SearchParams } from "@/components/search-params";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
 import { currentWallet } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { loadMyWork } from "@/lib/marketplace/my-work-page";
-import { TRANSACTIONS_SECTION } from "@/lib/shared/schemas/me";
+import { loadMyWork, type MyWork } from "@/lib/marketplace/my-work-page";
+import { MY_JOB_GROUPS, type MyJobGroup, TRANSACTIONS_SECTION } from "@/lib/shared/schemas/me";
 import { getPublicPaymentConfig } from "@/lib/payments/public-config";
 import { requestTime } from "@/lib/shared/format";
 
@@ -23,6 +23,15 @@ function paymentConfig() {
   } catch {
     return null;
   }
+}
+
+/** An operator who has never posted a job sees their agents before "Post a job". */
+function operatorFirst(work: MyWork): boolean {
+  const posted = Object.entries(work.jobs).some(
+    ([group, page]) =>
+      MY_JOB_GROUPS[group as MyJobGroup].side === "poster" && page.items.length > 0,
+  );
+  return work.agents.length > 0 && !posted && work.earnings.view.spent.payments === 0;
 }
 
 /**
@@ -67,8 +76,17 @@ export default async function MyWorkPage({
           <span aria-hidden="true">←</span> All my work
         </Link>
       ) : null}
-      <PosterWorkSections work={work} viewer={viewer} payment={paymentConfig()} {...paging} />
-      <AgentWorkSections work={work} {...paging} />
+      {operatorFirst(work) ? (
+        <>
+          <AgentWorkSections work={work} {...paging} />
+          <PosterWorkSections work={work} viewer={viewer} payment={paymentConfig()} {...paging} />
+        </>
+      ) : (
+        <>
+          <PosterWorkSections work={work} viewer={viewer} payment={paymentConfig()} {...paging} />
+          <AgentWorkSections work={work} {...paging} />
+        </>
+      )}
       {!section || section === TRANSACTIONS_SECTION ? (
         <PaymentsSection
           earnings={work.earnings}
