@@ -15,6 +15,7 @@ const LINKS = [
     match: (path: string) => path.startsWith("/agents") && path !== "/agents/new",
   },
   { href: "/agents/new", label: "Register agent", match: (path: string) => path === "/agents/new" },
+  { href: "/me", label: "My work", match: (path: string) => path === "/me", signedInOnly: true },
   // The header's "Post a job" button is hidden on phones; the nav carries it there.
   {
     href: "/jobs/new",
@@ -24,11 +25,11 @@ const LINKS = [
   },
 ];
 
-export function NavLinks() {
+export function NavLinks({ signedIn }: { signedIn: boolean }) {
   const pathname = usePathname();
   return (
     <ul className="flex items-center gap-1">
-      {LINKS.map((link) => {
+      {LINKS.filter((link) => signedIn || !("signedInOnly" in link)).map((link) => {
         const active = link.match(pathname);
         return (
           <li key={link.href} className={"phoneOnly" in link ? "sm:hidden" : undefined}>

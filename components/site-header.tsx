@@ -25,7 +25,7 @@ export function SiteHeader({
             aria-label="Main"
             className="order-3 -mx-1 w-full overflow-x-auto md:order-none md:mx-0 md:w-auto"
           >
-            <NavLinks />
+            <NavLinks signedIn={sessionAddress !== null} />
           </nav>
           <div className="ml-auto flex items-center gap-2">
             <Link href="/jobs/new" className="btn btn-secondary hidden sm:inline-flex">

@@ -57,9 +57,9 @@ export function CompleteForm({
             legend="Rate the agent"
             optional
             error={errors.rating}
-            idPrefix="complete-rating"
+            idPrefix={`complete-rating-${jobId}`}
           />
-          <Field id="complete-comment" label="Comment" optional error={errors.comment}>
+          <Field id={`complete-comment-${jobId}`} label="Comment" optional error={errors.comment}>
             {(props) => (
               <textarea
                 {...props}
@@ -106,8 +106,13 @@ export function ReviewForm({ jobId, agentId }: { jobId: string; agentId: string 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Review the agent">
       <FormError message={serverError} />
-      <RatingInput name="rating" legend="Rating" error={errors.rating} idPrefix="review-rating" />
-      <Field id="review-comment" label="Comment" optional error={errors.comment}>
+      <RatingInput
+        name="rating"
+        legend="Rating"
+        error={errors.rating}
+        idPrefix={`review-rating-${jobId}`}
+      />
+      <Field id={`review-comment-${jobId}`} label="Comment" optional error={errors.comment}>
         {(props) => (
           <textarea
             {...props}

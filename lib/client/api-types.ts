@@ -2449,6 +2449,302 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/me/jobs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One group of my jobs (posted by me, or assigned to agents I operate)
+     * @description Newest first. Groups: `proposals_waiting`: my jobs, open, with a pending proposal; `awaiting_proposals`: my jobs, open, without a pending proposal; `in_progress`: my jobs, in_progress; `to_confirm`: my jobs, delivered; `done`: my jobs, completed; `to_deliver`: jobs assigned to my agents, in_progress; `awaiting_confirmation`: jobs assigned to my agents, delivered; `delivered_done`: jobs assigned to my agents, completed.
+     */
+    get: {
+      parameters: {
+        query: {
+          group:
+            | "proposals_waiting"
+            | "awaiting_proposals"
+            | "in_progress"
+            | "to_confirm"
+            | "done"
+            | "to_deliver"
+            | "awaiting_confirmation"
+            | "delivered_done";
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of the group's jobs */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["MyJob"][];
+              meta: {
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/me/proposals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Bids by the agents I operate, each with its job
+     * @description Newest first; optionally one status and one agent (403 for an agent you do not operate).
+     */
+    get: {
+      parameters: {
+        query?: {
+          status?: "pending" | "accepted" | "rejected";
+          agentId?: string;
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of bids */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["MyProposal"][];
+              meta: {
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/me/earnings": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What my agents earned and what I spent, from settled payments
+     * @description Totals per agent and per UTC month are over every settled payment; `transactions` is one page of them, newest first (`meta.nextCursor` pages on).
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The summary and a page of transactions */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["MyEarnings"];
+              meta: {
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/tokens": {
     parameters: {
       query?: never;
@@ -3951,6 +4247,93 @@ export type components = {
        * @example 2026-11-22T10:00:00.000Z
        */
       createdAt: string;
+    };
+    MyJob: {
+      job: components["schemas"]["Job"];
+      /** @description Pending proposals on the job */
+      pendingProposals: number;
+    };
+    MyProposal: {
+      proposal: components["schemas"]["Proposal"];
+      job: components["schemas"]["Job"];
+    };
+    MyEarnings: {
+      earned: {
+        /**
+         * @description USDC, up to 6 decimals
+         * @example 12.5
+         */
+        totalUsdc: number;
+        /** @description How many settled payments */
+        payments: number;
+        byAgent: components["schemas"]["AgentEarnings"][];
+        byMonth: components["schemas"]["MonthTotal"][];
+      };
+      spent: {
+        /**
+         * @description USDC, up to 6 decimals
+         * @example 12.5
+         */
+        totalUsdc: number;
+        /** @description How many settled payments */
+        payments: number;
+        byMonth: components["schemas"]["MonthTotal"][];
+      };
+      /** @description Newest first, one page of them: meta.nextCursor pages on */
+      transactions: components["schemas"]["MyTransaction"][];
+    };
+    AgentEarnings: {
+      agentId: string;
+      agentName: string;
+      /**
+       * @description USDC, up to 6 decimals
+       * @example 12.5
+       */
+      totalUsdc: number;
+      /** @description How many settled payments */
+      payments: number;
+    };
+    MonthTotal: {
+      /**
+       * @description UTC month, YYYY-MM
+       * @example 2026-11
+       */
+      month: string;
+      /**
+       * @description USDC, up to 6 decimals
+       * @example 12.5
+       */
+      totalUsdc: number;
+      /** @description How many settled payments */
+      payments: number;
+    };
+    /** @description A settled x402 payment I made or one of my agents received. */
+    MyTransaction: {
+      /**
+       * @description earned: paid to one of my agents; spent: paid by me for my job
+       * @enum {string}
+       */
+      direction: "earned" | "spent";
+      txHash: components["schemas"]["TxHash"];
+      /** @example eip155:8453 */
+      network: string;
+      jobId: string;
+      jobTitle: string;
+      proposalId: string;
+      agentId: string;
+      agentName: string;
+      /**
+       * @description USDC, up to 6 decimals
+       * @example 12.5
+       */
+      amountUsdc: number;
+      payer: components["schemas"]["Address"];
+      payTo: components["schemas"]["Address"];
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      settledAt: string;
     };
     /** @description An access token as its owner sees it: never the secret. */
     AccessToken: {

@@ -107,10 +107,15 @@ export async function getAgentsByIds(db: Db, ids: string[]): Promise<Map<string,
   return new Map((await withStats(db, rows)).map((agent) => [agent.id, agent]));
 }
 
+/** Prisma `where` for the agents a wallet operates (as payee or operator; contract: Agents). */
+export const operatedBy = (wallet: Address) => ({
+  OR: [{ walletAddress: wallet }, { operatorAddress: wallet }],
+});
+
 /** Agents a wallet operates (as payee or operator), newest first. */
 export async function listAgentsOperatedBy(db: Db, wallet: Address): Promise<AgentView[]> {
   const rows = await db.agent.findMany({
-    where: { OR: [{ walletAddress: wallet }, { operatorAddress: wallet }] },
+    where: operatedBy(wallet),
     orderBy: orderBy("desc"),
     take: 100,
   });

@@ -7,9 +7,10 @@ import { createDocument } from "zod-openapi";
 import { agentsPaths } from "./paths/agents";
 import { authPaths } from "./paths/auth";
 import { jobsPaths } from "./paths/jobs";
+import { mePaths } from "./paths/me";
 import { programsPaths } from "./paths/programs";
 
-const paths = { ...authPaths, ...jobsPaths, ...agentsPaths, ...programsPaths };
+const paths = { ...authPaths, ...jobsPaths, ...agentsPaths, ...mePaths, ...programsPaths };
 
 let cached: ReturnType<typeof createDocument> | undefined;
 
@@ -32,6 +33,7 @@ export function apiDocument() {
       "Payments",
       "Agents",
       "Reviews",
+      "My work",
       "Access tokens",
       "Meta",
     ].map((name) => ({

@@ -14,6 +14,10 @@ import type {
   proposalViewSchema,
   reviewViewSchema,
   workViewSchema,
+  myJobViewSchema,
+  myProposalViewSchema,
+  myEarningsViewSchema,
+  myTransactionViewSchema,
 } from "./schemas/views";
 
 /**
@@ -43,6 +47,13 @@ export type WebhookAttemptView = z.output<typeof webhookAttemptViewSchema>;
 export type WebhookDeliveryView = z.output<typeof webhookDeliveryViewSchema>;
 /** A wallet's work as an agent operator (the MCP tool my_work). */
 export type WorkView = z.output<typeof workViewSchema>;
+/** One of my jobs with its pending proposal count (GET /api/v1/me/jobs). */
+export type MyJobView = z.output<typeof myJobViewSchema>;
+/** A bid by one of my agents with its job (GET /api/v1/me/proposals). */
+export type MyProposalView = z.output<typeof myProposalViewSchema>;
+/** My earnings and spend with one page of transactions (GET /api/v1/me/earnings). */
+export type MyEarningsView = z.output<typeof myEarningsViewSchema>;
+export type MyTransactionView = z.output<typeof myTransactionViewSchema>;
 
 /** What the browser needs to know about payments (lib/payments/public-config.ts builds it). */
 export interface PublicPaymentConfig {

@@ -1,0 +1,50 @@
+import type { ReactNode } from "react";
+import type { Page } from "@/lib/marketplace/pagination";
+import type { MyJobGroup } from "@/lib/shared/schemas/me";
+import type { MyJobView } from "@/lib/shared/views";
+import { MyJobCard } from "./my-job-card";
+import { WorkSection } from "./work-section";
+
+/** What a job list of /me needs to draw one group: its page and how to draw each job. */
+export interface JobListProps {
+  sections: { group: MyJobGroup; title: string; description?: string; empty: string }[];
+  pages: Partial<Record<MyJobGroup, Page<MyJobView>>>;
+  /** The section shown alone (paged), if any. */
+  alone: string | undefined;
+  cursor: string | undefined;
+  now: number;
+  /** The line under each job and its action in place. */
+  render: (group: MyJobGroup, item: MyJobView) => { detail?: ReactNode; action?: ReactNode };
+}
+
+/** The job groups of one side of /me, each a WorkSection of MyJobCards. */
+export function JobLists({ sections, pages, alone, cursor, now, render }: JobListProps) {
+  return sections.map((section) => {
+    const page = pages[section.group];
+    if (!page) return null;
+    return (
+      <WorkSection
+        key={section.group}
+        id={section.group}
+        title={section.title}
+        description={section.description}
+        empty={section.empty}
+        count={page.items.length}
+        nextCursor={page.nextCursor}
+        cursor={alone === section.group ? cursor : undefined}
+        alone={alone === section.group}
+      >
+        {page.items.map((item) => {
+          const { detail, action } = render(section.group, item);
+          return (
+            <li key={item.job.id}>
+              <MyJobCard job={item.job} now={now} detail={detail}>
+                {action}
+              </MyJobCard>
+            </li>
+          );
+        })}
+      </WorkSection>
+    );
+  });
+}

@@ -1,0 +1,275 @@
+// "My work" in-process on PGlite: each job lands in exactly one group of its poster's and its
+// agent's lists (and in no stranger's), groups page without skipping or repeating across many
+// jobs, bids filter by status and agent (403 for someone else's agent), and earnings/spend add
+// up real settlements on the local chain, per agent and per UTC month.
+import type { LocalAccount } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DomainError } from "@/lib/errors";
+import { getMyEarnings } from "@/lib/payments/earnings";
+import { acceptSchema, completeSchema, deliverSchema } from "@/lib/shared/schemas/jobs";
+import {
+  MY_JOB_GROUP_NAMES,
+  type MyJobGroup,
+  myEarningsQuerySchema,
+  myJobsQuerySchema,
+  myProposalsQuerySchema,
+} from "@/lib/shared/schemas/me";
+import {
+  agentInput,
+  type InProcessMarket,
+  jobInput,
+  newWallet,
+  proposalInput,
+  settle,
+  signedPayment,
+  startInProcessMarket,
+} from "@/tests/helpers/in-process";
+import { registerAgent } from "./agents";
+import { createJob } from "./jobs";
+import { rejectProposal, submitProposal } from "./proposals";
+import { acceptProposal, completeJob, deliverJob } from "./transitions";
+import { getWork, listMyJobs, listMyProposals } from "./work";
+
+let market: InProcessMarket;
+let poster: LocalAccount;
+let operator: LocalAccount;
+let rival: LocalAccount;
+let stranger: LocalAccount;
+let agentId: string;
+let rivalAgentId: string;
+/** Which group each job is in, from the poster's side and from the agent's. */
+const expected: Record<string, { poster: MyJobGroup; agent?: MyJobGroup }> = {};
+const txHashes: Record<string, string> = {};
+const BIDS = { inProgress: 7.25, delivered: 10, done: 2.5 };
+
+async function paidJob(name: keyof typeof BIDS) {
+  const job = await createJob(market.db, poster.address, jobInput({ title: name }));
+  const bid = await submitProposal(
+    market.db,
+    operator.address,
+    job.id,
+    proposalInput(agentId, { bidUsdc: BIDS[name] }),
+  );
+  const target = { jobId: job.id, proposalId: bid.id };
+  const txHash = await settle(market, target, await signedPayment(market, poster, target));
+  txHashes[name] = txHash;
+  await acceptProposal(
+    market.db,
+    poster.address,
+    job.id,
+    acceptSchema.parse({ proposalId: bid.id, txHash }),
+  );
+  return job.id;
+}
+
+beforeAll(async () => {
+  market = await startInProcessMarket();
+  [poster, operator, rival, stranger] = [newWallet(), newWallet(), newWallet(), newWallet()];
+  agentId = (await registerAgent(market.db, operator.address, agentInput({ name: "Lens" }))).id;
+  rivalAgentId = (await registerAgent(market.db, rival.address, agentInput({ name: "Quill" }))).id;
+
+  const noBids = await createJob(market.db, poster.address, jobInput({ title: "no bids" }));
+  expected[noBids.id] = { poster: "awaiting_proposals" };
+  const bidOn = await createJob(market.db, poster.address, jobInput({ title: "bid on" }));
+  await submitProposal(market.db, operator.address, bidOn.id, proposalInput(agentId));
+  await submitProposal(market.db, rival.address, bidOn.id, proposalInput(rivalAgentId));
+  expected[bidOn.id] = { poster: "proposals_waiting" };
+  // Every bid rejected: nothing waits for the poster, the job waits for proposals again.
+  const rejected = await createJob(market.db, poster.address, jobInput({ title: "rejected" }));
+  const bad = await submitProposal(
+    market.db,
+    rival.address,
+    rejected.id,
+    proposalInput(rivalAgentId),
+  );
+  await rejectProposal(market.db, poster.address, rejected.id, bad.id);
+  expected[rejected.id] = { poster: "awaiting_proposals" };
+
+  const inProgress = await paidJob("inProgress");
+  expected[inProgress] = { poster: "in_progress", agent: "to_deliver" };
+  const delivered = await paidJob("delivered");
+  await deliverJob(market.db, operator.address, delivered, deliverSchema.parse({}));
+  expected[delivered] = { poster: "to_confirm", agent: "awaiting_confirmation" };
+  const done = await paidJob("done");
+  await deliverJob(market.db, operator.address, done, deliverSchema.parse({}));
+  await completeJob(market.db, poster.address, done, completeSchema.parse({}));
+  expected[done] = { poster: "done", agent: "delivered_done" };
+});
+afterAll(() => market?.stop());
+
+async function groupsOf(wallet: LocalAccount) {
+  const found: Record<string, MyJobGroup[]> = {};
+  for (const group of MY_JOB_GROUP_NAMES) {
+    const page = await listMyJobs(market.db, wallet.address, myJobsQuerySchema.parse({ group }));
+    for (const { job } of page.items) (found[job.id] ??= []).push(group);
+  }
+  return found;
+}
+
+describe("my jobs, grouped by what needs me", () => {
+  it("puts each of the poster's jobs in exactly one group", async () => {
+    const found = await groupsOf(poster);
+    expect(found).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([id, groups]) => [id, [groups.poster]])),
+    );
+  });
+
+  it("puts each job assigned to the operator's agent in exactly one agent group", async () => {
+    const found = await groupsOf(operator);
+    const assigned = Object.entries(expected).filter(([, groups]) => groups.agent);
+    expect(found).toEqual(Object.fromEntries(assigned.map(([id, groups]) => [id, [groups.agent]])));
+  });
+
+  it("shows a stranger and a rival (bids only, nothing assigned) no jobs", async () => {
+    expect(await groupsOf(stranger)).toEqual({});
+    expect(await groupsOf(rival)).toEqual({});
+  });
+
+  it("counts the pending proposals of each job", async () => {
+    const page = await listMyJobs(
+      market.db,
+      poster.address,
+      myJobsQuerySchema.parse({ group: "proposals_waiting" }),
+    );
+    expect(page.items.map((item) => item.pendingProposals)).toEqual([2]);
+  });
+
+  it("pages through a group of many jobs without skipping or repeating one", async () => {
+    const many = newWallet();
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const job = await createJob(market.db, many.address, jobInput({ title: `job ${i}` }));
+      await submitProposal(market.db, operator.address, job.id, proposalInput(agentId));
+      ids.push(job.id);
+    }
+    // One open job of theirs without a bid must not show among the waiting decisions.
+    await createJob(market.db, many.address, jobInput({ title: "quiet" }));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listMyJobs(
+        market.db,
+        many.address,
+        myJobsQuerySchema.parse({ group: "proposals_waiting", limit: 3, cursor }),
+      );
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.items.map((item) => item.job.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  it("refuses a cursor that is not one of ours (400)", async () => {
+    await expect(
+      listMyJobs(
+        market.db,
+        poster.address,
+        myJobsQuerySchema.parse({ group: "done", cursor: "not-a-cursor" }),
+      ),
+    ).rejects.toMatchObject({ kind: "invalid" });
+  });
+});
+
+describe("my agents' bids", () => {
+  const statuses = async (wallet: LocalAccount, query: Record<string, string> = {}) =>
+    (await listMyProposals(market.db, wallet.address, myProposalsQuerySchema.parse(query))).items
+      .map((item) => `${item.job.title}:${item.proposal.status}`)
+      .sort();
+
+  it("lists every bid of the rival's agent, by status", async () => {
+    expect(await statuses(rival)).toEqual(["bid on:pending", "rejected:rejected"]);
+    expect(await statuses(rival, { status: "rejected" })).toEqual(["rejected:rejected"]);
+    expect(await statuses(rival, { status: "accepted" })).toEqual([]);
+  });
+
+  it("lists the operator's accepted bids with their jobs", async () => {
+    expect(await statuses(operator, { status: "accepted", agentId })).toEqual([
+      "delivered:accepted",
+      "done:accepted",
+      "inProgress:accepted",
+    ]);
+  });
+
+  it("refuses another operator's agent (403) and an unknown one (404)", async () => {
+    const refused = (query: Record<string, string>) =>
+      listMyProposals(market.db, operator.address, myProposalsQuerySchema.parse(query)).then(
+        () => null,
+        (error: DomainError) => error.kind,
+      );
+    expect(await refused({ agentId: rivalAgentId })).toBe("forbidden");
+    expect(await refused({ agentId: "agent_nope" })).toBe("not_found");
+  });
+
+  it("keeps the MCP tool my_work's answer: agents, assigned jobs, pending bids", async () => {
+    const work = await getWork(market.db, operator.address, { limit: 50 });
+    expect(work.agents.map((agent) => agent.id)).toEqual([agentId]);
+    expect(work.assigned.map((job) => job.title).sort()).toEqual([
+      "delivered",
+      "done",
+      "inProgress",
+    ]);
+    expect(work.bids.every((bid) => bid.proposal.status === "pending")).toBe(true);
+    expect(work.bids.map((bid) => bid.job.title)).toContain("bid on");
+    const stranger = await getWork(market.db, newWallet().address, { limit: 50 });
+    expect(stranger).toEqual({ agents: [], assigned: [], bids: [] });
+  });
+});
+
+describe("earnings and spend from the settlements ledger", () => {
+  const earnings = (wallet: LocalAccount, query: Record<string, string> = {}) =>
+    getMyEarnings(market.db, wallet.address, myEarningsQuerySchema.parse(query));
+
+  it("adds up the operator's settled payments per agent and month, with each hash", async () => {
+    const { view } = await earnings(operator);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(view.earned).toEqual({
+      totalUsdc: 19.75,
+      payments: 3,
+      byAgent: [{ agentId, agentName: "Lens", totalUsdc: 19.75, payments: 3 }],
+      byMonth: [{ month, totalUsdc: 19.75, payments: 3 }],
+    });
+    expect(view.spent).toEqual({ totalUsdc: 0, payments: 0, byMonth: [] });
+    expect(view.transactions.map((tx) => [tx.direction, tx.txHash]).sort()).toEqual(
+      Object.values(txHashes)
+        .map((hash) => ["earned", hash])
+        .sort(),
+    );
+  });
+
+  it("gives the poster the same payments as spend, and a stranger nothing", async () => {
+    const { view } = await earnings(poster);
+    expect(view.spent.totalUsdc).toBe(19.75);
+    expect(view.spent.payments).toBe(3);
+    expect(view.earned.payments).toBe(0);
+    expect(view.transactions.every((tx) => tx.direction === "spent")).toBe(true);
+    expect((await earnings(stranger)).view.transactions).toEqual([]);
+    expect((await earnings(rival)).view.earned.totalUsdc).toBe(0);
+  });
+
+  it("groups by UTC month at the month's edge and pages the transactions", async () => {
+    // Two payments moved to either side of midnight UTC on 1 October: different months.
+    await market.db.settlement.update({
+      where: { txHash: txHashes.inProgress!.toLowerCase() },
+      data: { settledAt: new Date("2026-09-30T23:59:59.999Z") },
+    });
+    await market.db.settlement.update({
+      where: { txHash: txHashes.delivered!.toLowerCase() },
+      data: { settledAt: new Date("2026-10-01T00:00:00.000Z") },
+    });
+    const { view } = await earnings(operator);
+    const byMonth = Object.fromEntries(view.earned.byMonth.map((m) => [m.month, m.totalUsdc]));
+    expect(byMonth["2026-09"]).toBe(7.25);
+    expect(byMonth["2026-10"]).toBe(10);
+    expect(view.earned.totalUsdc).toBe(19.75);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await earnings(operator, { limit: "1", ...(cursor ? { cursor } : {}) });
+      seen.push(...page.view.transactions.map((tx) => tx.txHash));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    // Newest first: done (this month), then 1 October, then 30 September.
+    expect(seen).toEqual([txHashes.done, txHashes.delivered, txHashes.inProgress]);
+  });
+});
