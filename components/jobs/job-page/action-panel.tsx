@@ -1,9 +1,7 @@
-import { DeliverForm } from "@/components/jobs/deliver-form";
-import { FinishAcceptance } from "@/components/jobs/finish-acceptance";
-import { CompleteForm, ReviewForm } from "@/components/jobs/review-forms";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
 import type { JobPageView } from "@/lib/marketplace/job-view";
 import { ActionCard } from "./cards";
+import { CompleteForm, DeliverForm, FinishAcceptance, ReviewForm } from "./role-actions";
 
 /** The viewer's next step, as lib/marketplace/job-view.ts decided it. */
 export function ActionPanel({ view }: { view: JobPageView }) {

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { ProposalForm } from "@/components/jobs/proposal-form";
 import type { JobPageView } from "@/lib/marketplace/job-view";
+import { ProposalForm } from "./role-actions";
 
 export function BidSection({ view }: { view: JobPageView }) {
   const { bidding, job } = view;

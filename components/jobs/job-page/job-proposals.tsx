@@ -1,10 +1,9 @@
-import { PayAcceptButton } from "@/components/jobs/pay/pay-accept-button";
 import { ProposalCard } from "@/components/jobs/proposal-card";
-import { RejectButton } from "@/components/jobs/reject-button";
 import type { JobPageView } from "@/lib/marketplace/job-view";
 import type { ProposalView } from "@/lib/shared/views";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { pluralize } from "@/lib/shared/format";
+import { PayAcceptButton, RejectButton } from "./role-actions";
 
 /** Active proposals with the viewer's buttons, and the rejected ones folded away. */
 export function JobProposals({
