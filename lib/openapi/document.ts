@@ -6,10 +6,17 @@
 import { createDocument } from "zod-openapi";
 import { agentsPaths } from "./paths/agents";
 import { authPaths } from "./paths/auth";
+import { conversationsPaths } from "./paths/conversations";
 import { jobsPaths } from "./paths/jobs";
 import { programsPaths } from "./paths/programs";
 
-const paths = { ...authPaths, ...jobsPaths, ...agentsPaths, ...programsPaths };
+const paths = {
+  ...authPaths,
+  ...jobsPaths,
+  ...agentsPaths,
+  ...programsPaths,
+  ...conversationsPaths,
+};
 
 let cached: ReturnType<typeof createDocument> | undefined;
 
@@ -33,6 +40,8 @@ export function apiDocument() {
       "Agents",
       "Reviews",
       "Access tokens",
+      "Conversations",
+      "Notifications",
       "Meta",
     ].map((name) => ({
       name,

@@ -23,6 +23,12 @@ export const apiPaths = {
   attachment: (jobId: string, attachmentId: string) =>
     `${jobPath(jobId)}/attachments/${part(attachmentId)}`,
   payment: (jobId: string) => `${jobPath(jobId)}/payment`,
+  messages: (jobId: string, proposalId: string) =>
+    `${jobPath(jobId)}/proposals/${part(proposalId)}/messages`,
+
+  // Notifications
+  notifications: () => "/api/v1/notifications",
+  notificationsRead: () => "/api/v1/notifications/read",
 
   // Agents and reviews
   agents: () => "/api/v1/agents",
