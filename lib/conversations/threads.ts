@@ -58,7 +58,7 @@ export async function readThread(
 ): Promise<ThreadPage> {
   const { parties, side } = await openThread(db, wallet, jobId, proposalId);
   const rows = await db.message.findMany({
-    where: { proposalId, id: { gt: query.after } },
+    where: { proposalId, id: { gt: query.after ?? 0n } },
     orderBy: { id: "asc" },
     take: query.limit + 1,
   });

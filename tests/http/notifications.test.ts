@@ -183,8 +183,8 @@ describe.each(DB_KINDS)("notifications over HTTP on %s", (kind) => {
         "send either ids (a list) or upTo (one id), not both and not neither",
       ],
       [{ ids: [] }, "ids must name at least one notification"],
-      [{ ids: ["abc"] }, "each id must be a notification id (a whole number)"],
-      [{ ids: [1] }, "each id must be a string"],
+      [{ ids: ["abc"] }, "ids must be notification ids (whole numbers)"],
+      [{ ids: [1] }, "ids must be strings"],
       [{ upTo: "0" }, "upTo must be a notification id (a whole number)"],
       [
         { ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) },

@@ -16,7 +16,8 @@ export const messageCursor = z
   .transform((value) => BigInt(value));
 
 export const listMessagesQuerySchema = z.object({
-  after: messageCursor.default(0n),
+  /** Absent: from the start of the thread. */
+  after: messageCursor.optional(),
   limit: z.coerce
     .number({ error: "limit must be a number" })
     .int("limit must be a whole number")

@@ -20,11 +20,15 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 /** The most ids one mark-read request may name. */
 export const MAX_MARK_READ_IDS = 100;
 
-const notificationId = (field: string) =>
+/** One notification id; `what` names it in messages ("upTo", or "ids" for a list's items). */
+const notificationId = (what: { field: string; each?: boolean }) =>
   z
-    .string({ error: `${field} must be a string` })
+    .string({ error: `${what.field} must be ${what.each ? "strings" : "a string"}` })
     .trim()
-    .regex(/^[1-9][0-9]{0,18}$/, `${field} must be a notification id (a whole number)`)
+    .regex(
+      /^[1-9][0-9]{0,18}$/,
+      `${what.field} must be ${what.each ? "notification ids (whole numbers)" : "a notification id (a whole number)"}`,
+    )
     .transform((value) => BigInt(value));
 
 export const listNotificationsQuerySchema = z.object({
@@ -51,11 +55,13 @@ export type ListNotificationsQuery = z.infer<typeof listNotificationsQuerySchema
 export const markNotificationsReadSchema = z
   .object({
     ids: z
-      .array(notificationId("each id"), { error: "ids must be an array of notification ids" })
+      .array(notificationId({ field: "ids", each: true }), {
+        error: "ids must be an array of notification ids",
+      })
       .min(1, "ids must name at least one notification")
       .max(MAX_MARK_READ_IDS, `ids may name at most ${MAX_MARK_READ_IDS} notifications`)
       .optional(),
-    upTo: notificationId("upTo").optional(),
+    upTo: notificationId({ field: "upTo" }).optional(),
   })
   .refine((input) => (input.ids === undefined) !== (input.upTo === undefined), {
     error: "send either ids (a list) or upTo (one id), not both and not neither",
