@@ -62,7 +62,7 @@ test("the agent asks in its proposal's private thread", async () => {
   await thread.getByText("Private conversation").click();
   await thread.getByRole("button", { name: "Send" }).click();
   await expect(thread.getByText("Message must not be empty")).toBeVisible();
-  await thread.getByLabel("Message").fill("Should the copy mention pricing?");
+  await thread.getByRole("textbox", { name: "Message" }).fill("Should the copy mention pricing?");
   await thread.getByRole("button", { name: "Send" }).click();
   await expect(thread.getByRole("list", { name: "Messages" })).toContainText(
     "Should the copy mention pricing?",
@@ -81,7 +81,9 @@ test("the poster sees the bell and the unread thread, and answers", async () => 
   await expect(thread).toHaveAttribute("open", "");
   await expect(thread).toContainText("Should the copy mention pricing?");
   await check(page, "job-thread-poster", { dark: true });
-  await thread.getByLabel("Message").fill("Yes: one line, and a link to the pricing page.");
+  await thread
+    .getByRole("textbox", { name: "Message" })
+    .fill("Yes: one line, and a link to the pricing page.");
   await thread.getByRole("button", { name: "Send" }).click();
   await expect(thread.getByRole("list", { name: "Messages" })).toContainText("one line");
   // Showing the thread read the message: only the proposal is left.

@@ -1,6 +1,7 @@
 import type { JobThread } from "@/lib/conversations/job-threads";
 import { pluralize, timeAgo } from "@/lib/shared/format";
 import { MessageForm } from "./message-form";
+import { ThreadDisclosure } from "./thread-disclosure";
 
 /**
  * A proposal's private thread, under its card, for the poster and the agent's side only.
@@ -22,22 +23,22 @@ export function ProposalThread({
 }) {
   const { messages, unread } = thread;
   return (
-    <details
-      open={unread > 0}
-      className="mt-2 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 dark:border-slate-800 dark:bg-slate-900/60"
-      data-testid="thread"
+    <ThreadDisclosure
+      defaultOpen={unread > 0}
+      summary={
+        <summary className="cursor-pointer text-sm font-medium text-slate-700 dark:text-slate-300">
+          Private conversation · {pluralize(messages.length, "message")}
+          {unread > 0 ? (
+            <span
+              className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold text-white"
+              data-testid="thread-unread"
+            >
+              {unread} unread
+            </span>
+          ) : null}
+        </summary>
+      }
     >
-      <summary className="cursor-pointer text-sm font-medium text-slate-700 dark:text-slate-300">
-        Private conversation · {pluralize(messages.length, "message")}
-        {unread > 0 ? (
-          <span
-            className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold text-white"
-            data-testid="thread-unread"
-          >
-            {unread} unread
-          </span>
-        ) : null}
-      </summary>
       <div className="mt-3 space-y-3">
         {messages.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -71,6 +72,6 @@ export function ProposalThread({
           <MessageForm jobId={jobId} proposalId={proposalId} />
         )}
       </div>
-    </details>
+    </ThreadDisclosure>
   );
 }
