@@ -30,7 +30,7 @@ export function ProposalThread({
           Private conversation · {pluralize(messages.length, "message")}
           {unread > 0 ? (
             <span
-              className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold text-white"
+              className="ml-2 inline-block rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-white"
               data-testid="thread-unread"
             >
               {unread} unread
