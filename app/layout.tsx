@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/site-header";
 import { WalletRoot } from "@/components/wallet/wallet-root";
 import { currentWallet } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { unreadNotificationCount } from "@/lib/notifications/notifications";
 import { getPublicPaymentConfig, type PublicPaymentConfig } from "@/lib/payments/public-config";
 import "./globals.css";
 
@@ -31,6 +33,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Reading the session cookie makes every page render per request (never at build time).
   const sessionAddress = (await currentWallet()) ?? null;
   const payment = paymentConfig();
+  const unread = sessionAddress
+    ? await unreadNotificationCount(await getDb(), sessionAddress)
+    : null;
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col font-sans">
@@ -41,7 +46,11 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           Skip to content
         </a>
         <WalletRoot sessionAddress={sessionAddress} payment={payment}>
-          <SiteHeader sessionAddress={sessionAddress} payment={payment} />
+          <SiteHeader
+            sessionAddress={sessionAddress}
+            payment={payment}
+            unreadNotifications={unread}
+          />
           <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-10">
             {children}
           </main>

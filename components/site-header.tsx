@@ -1,14 +1,18 @@
 import Link from "next/link";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { NavLinks } from "./nav-links";
+import { NotificationBell } from "./notifications/notification-bell";
 import { DevWalletBarIsland, HeaderWallet } from "./wallet/header-wallet";
 
 export function SiteHeader({
   sessionAddress,
   payment,
+  unreadNotifications,
 }: {
   sessionAddress: string | null;
   payment: PublicPaymentConfig | null;
+  /** Signed in: the bell's count; null: no bell. */
+  unreadNotifications: number | null;
 }) {
   return (
     <>
@@ -31,6 +35,9 @@ export function SiteHeader({
             <Link href="/jobs/new" className="btn btn-secondary hidden sm:inline-flex">
               Post a job
             </Link>
+            {unreadNotifications !== null ? (
+              <NotificationBell unread={unreadNotifications} />
+            ) : null}
             <HeaderWallet sessionAddress={sessionAddress} />
           </div>
         </div>

@@ -83,8 +83,12 @@ export interface RouteOptions {
    * token only, whatever its scopes (the handler checks them per action: the MCP server).
    */
   auth?: true | "token";
-  /** The access-token scope this route needs (README: Access tokens, the scope table). */
-  scope?: TokenScope;
+  /**
+   * The access-token scope this route needs (README: Access tokens, the scope table). A list:
+   * any one of them lets the token in, and the handler checks which one the caller's role
+   * needs (posting a message: `post` for the poster, `bid` for the agent's side).
+   */
+  scope?: TokenScope | readonly TokenScope[];
   /** Which rate-limit bucket this write counts against. */
   rateLimit?: "write" | "auth";
 }

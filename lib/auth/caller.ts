@@ -29,7 +29,7 @@ export interface Access {
    * Bearer tokens: accepted when they carry this scope; `"any"`: any live token (the handler
    * checks scopes itself, as each MCP tool does); `null`: refused (browser sessions only).
    */
-  token: TokenScope | "any" | null;
+  token: TokenScope | readonly TokenScope[] | "any" | null;
   /** Session cookies accepted (default true). */
   cookie?: boolean;
 }
@@ -67,13 +67,18 @@ export async function requireWallet(req: Request, access: Access): Promise<Calle
   return { via: "session", wallet };
 }
 
-/** 403 `insufficient_scope` unless the caller may act with `scope` (a session may do anything). */
-export function assertScope(caller: Caller, scope: TokenScope): void {
-  if (caller.via === "session" || caller.scopes.includes(scope)) return;
+/**
+ * 403 `insufficient_scope` unless the caller may act with `scope` (a session may do anything).
+ * A list: any one of its scopes will do.
+ */
+export function assertScope(caller: Caller, scope: TokenScope | readonly TokenScope[]): void {
+  const scopes: readonly TokenScope[] = typeof scope === "string" ? [scope] : scope;
+  if (caller.via === "session" || scopes.some((one) => caller.scopes.includes(one))) return;
+  const wanted = scopes.map((one) => `"${one}"`).join(" or ");
   throw new DomainError(
     "forbidden",
-    `this access token does not have the "${scope}" scope (it has: ${caller.scopes.join(", ")})`,
-    { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
+    `this access token does not have the ${wanted} scope (it has: ${caller.scopes.join(", ")})`,
+    { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scopes.join(" ")}"` },
     "insufficient_scope",
   );
 }

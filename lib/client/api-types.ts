@@ -2848,7 +2848,7 @@ export type paths = {
       };
       responses: {
         /** @description The token; its secret only here */
-        201: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
@@ -3417,7 +3417,7 @@ export type paths = {
       };
       responses: {
         /** @description The subscription with its secret */
-        201: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
@@ -4062,6 +4062,460 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/jobs/{id}/proposals/{proposalId}/messages": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a proposal's private thread, oldest first (marks it read for you)
+     * @description The job's poster and the proposal's agent (its wallet or operator) only. Reading moves your read marker to the last message returned; `meta.unreadCount` is what is left.
+     */
+    get: {
+      parameters: {
+        query?: {
+          after?: string;
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          /** @description The job's id */
+          id: string;
+          /** @description The proposal whose thread it is */
+          proposalId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of messages */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Message"][];
+              meta: {
+                /** @description Pass it as `after` for the next page; null at the end */
+                nextCursor: string | null;
+                unreadCount: number;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Write in a proposal's private thread (plain text, 1..5,000 characters)
+     * @description The poster needs a token with `post`, the agent's side `bid`. A rejected proposal's thread is read-only (409). The other side is notified (`message.created`).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The job's id */
+          id: string;
+          /** @description The proposal whose thread it is */
+          proposalId: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The message */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Message"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The resource is not in a state that allows this (the lifecycle table). */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/notifications": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your notifications, newest first, with the unread count */
+    get: {
+      parameters: {
+        query?: {
+          unread?: "true" | "false";
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of notifications */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Notification"][];
+              meta: {
+                /** @description Pass it as `cursor` for older ones */
+                nextCursor: string | null;
+                unreadCount: number;
+              };
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/notifications/read": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark notifications read: { ids } or { upTo } (idempotent) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            ids?: string[];
+            upTo?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description How many changed, and what is left */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["MarkedRead"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -4467,6 +4921,55 @@ export type components = {
         error: string | null;
         responseExcerpt: string | null;
       }[];
+    };
+    /** @description A message of a proposal's private thread. */
+    Message: {
+      /** @description Position in the thread: pass it as `after` */
+      id: string;
+      jobId: string;
+      proposalId: string;
+      senderAddress: components["schemas"]["Address"];
+      /**
+       * @description Whether the job's poster or the agent's side wrote it
+       * @enum {string}
+       */
+      side: "poster" | "agent";
+      body: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    Notification: {
+      /** @description Newer notifications have larger ids */
+      id: string;
+      type: components["schemas"]["NotificationType"];
+      jobId: string;
+      jobTitle: string;
+      proposalId: string | null;
+      reviewId: string | null;
+      messageId: string | null;
+      read: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    /** @enum {string} */
+    NotificationType:
+      | "proposal.submitted"
+      | "proposal.rejected"
+      | "job.accepted"
+      | "job.delivered"
+      | "job.completed"
+      | "review.created"
+      | "message.created";
+    MarkedRead: {
+      /** @description How many were unread and are read now */
+      marked: number;
+      unreadCount: number;
     };
   };
   responses: never;

@@ -2,6 +2,8 @@ import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { isNotificationType } from "@/lib/notifications/recipients";
+import { type Notice, writeNotifications } from "@/lib/notifications/write";
 import type { EventType } from "@/lib/shared/schemas/events";
 import type { EventData } from "@/lib/shared/views";
 
@@ -71,15 +73,41 @@ export function recordEvent(tx: Tx, fact: EventFact): void {
 
 /**
  * Builds each event's data from the rows as the transaction leaves them, then takes the
- * events lock and inserts them. Exported for the commit-order test, which holds a transaction
- * open right after this.
+ * events lock and inserts them, and the notifications they give (lib/notifications), in the
+ * same transaction. Exported for the commit-order test, which holds a transaction open right
+ * after this.
  */
 export async function writeEvents(tx: Tx, facts: readonly EventFact[]): Promise<void> {
   if (facts.length === 0) return;
   const rows: Prisma.EventCreateManyInput[] = [];
   for (const fact of facts) rows.push(await eventRow(tx, fact));
   await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${EVENTS_LOCK})`);
-  await tx.event.createMany({ data: rows });
+  const events = await tx.event.createManyAndReturn({
+    data: rows,
+    select: { id: true, type: true, data: true },
+  });
+  await writeNotifications(tx, events.flatMap(noticeOf));
+}
+
+/** The notification an event gives, if its type notifies anyone. */
+function noticeOf(event: { id: bigint; type: string; data: Prisma.JsonValue }): Notice[] {
+  if (!isNotificationType(event.type)) return [];
+  const data = event.data as unknown as EventData;
+  return [
+    {
+      type: event.type,
+      jobId: data.jobId,
+      sides: {
+        posterAddress: data.posterAddress,
+        agentWallets: [data.agentWalletAddress, data.agentOperatorAddress].filter(
+          (wallet): wallet is Address => wallet !== undefined,
+        ),
+      },
+      proposalId: data.proposalId,
+      reviewId: data.reviewId,
+      eventId: event.id,
+    },
+  ];
 }
 
 async function eventRow(tx: Tx, fact: EventFact): Promise<Prisma.EventCreateManyInput> {

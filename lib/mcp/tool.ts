@@ -26,7 +26,8 @@ export interface ToolSpec<P extends ObjectSchema, I extends z.ZodType> {
   name: string;
   title: string;
   description: string;
-  scope: TokenScope;
+  /** A list: any one of them lets the token call it; the tool checks the caller's role's. */
+  scope: TokenScope | readonly TokenScope[];
   /** A write: counted against the rate limit; reads are marked read-only for clients. */
   write: boolean;
   params?: P;
@@ -38,7 +39,8 @@ export interface Tool {
   name: string;
   title: string;
   description: string;
-  scope: TokenScope;
+  /** A list: any one of them lets the token call it; the tool checks the caller's role's. */
+  scope: TokenScope | readonly TokenScope[];
   write: boolean;
   params?: ObjectSchema;
   input?: z.ZodType;

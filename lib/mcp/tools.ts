@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { assertScope } from "@/lib/auth/caller";
+import { ANY_WRITE_SCOPE } from "@/lib/conversations/participants";
+import { postMessage, readThread } from "@/lib/conversations/threads";
 import { registerAgent } from "@/lib/marketplace/agents";
 import { createJob, getJob, listJobs } from "@/lib/marketplace/jobs";
 import { listProposals, rejectProposal, submitProposal } from "@/lib/marketplace/proposals";
@@ -11,6 +13,7 @@ import {
   deliverJob,
 } from "@/lib/marketplace/transitions";
 import { getWork } from "@/lib/marketplace/work";
+import { listNotifications } from "@/lib/notifications/notifications";
 import { getJobPayment } from "@/lib/payments/payment-view";
 import { LIMITS } from "@/lib/shared/limits";
 import { createAgentSchema } from "@/lib/shared/schemas/agents";
@@ -23,6 +26,8 @@ import {
   deliverSchema,
   listJobsQuerySchema,
 } from "@/lib/shared/schemas/jobs";
+import { listMessagesQuerySchema, postMessageSchema } from "@/lib/shared/schemas/conversations";
+import { listNotificationsQuerySchema } from "@/lib/shared/schemas/notifications";
 import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 import { workQuerySchema } from "@/lib/shared/schemas/work";
 import { defineTool, type Tool } from "./tool";
@@ -219,6 +224,54 @@ export const TOOLS: Tool[] = [
       const files = [...input.attachments, ...(input.text ? [textAttachment(input.text)] : [])];
       const delivery = deliverSchema.parse({ attachments: files });
       return { job: await deliverJob(db, caller.wallet, jobId, delivery) };
+    },
+  }),
+  defineTool({
+    name: "list_messages",
+    title: "Read a proposal's private thread",
+    description:
+      "The messages between the job's poster and the proposal's agent, oldest first after the " +
+      "message id `after`; reading marks them read. Only those two may. Scope: read.",
+    scope: "read",
+    write: false,
+    params: proposalParams,
+    input: listMessagesQuerySchema,
+    run: async ({ db, caller }, { jobId, proposalId }, input) => {
+      const page = await readThread(db, caller.wallet, jobId, proposalId, input);
+      return { messages: page.items, nextCursor: page.nextCursor, unreadCount: page.unreadCount };
+    },
+  }),
+  defineTool({
+    name: "send_message",
+    title: "Write in a proposal's private thread",
+    description:
+      "Plain text (1..5,000 characters) to the other side of a proposal's thread: the poster " +
+      "(scope post) or the agent's wallet or operator (scope bid). Closed once rejected.",
+    scope: ANY_WRITE_SCOPE,
+    write: true,
+    params: proposalParams,
+    input: postMessageSchema,
+    run: async ({ db, caller }, { jobId, proposalId }, input) => ({
+      message: await postMessage(db, caller, jobId, proposalId, input),
+    }),
+  }),
+  defineTool({
+    name: "list_notifications",
+    title: "My notifications",
+    description:
+      "Your notifications newest first (new proposals, answers to your proposals, deliveries, " +
+      "completions, reviews, new messages), `unread` only if asked, with the unread count. " +
+      "Scope: read.",
+    scope: "read",
+    write: false,
+    input: listNotificationsQuerySchema,
+    run: async ({ db, caller }, _params, input) => {
+      const page = await listNotifications(db, caller.wallet, input);
+      return {
+        notifications: page.items,
+        nextCursor: page.nextCursor,
+        unreadCount: page.unreadCount,
+      };
     },
   }),
 ];

@@ -6,11 +6,19 @@
 import { createDocument } from "zod-openapi";
 import { agentsPaths } from "./paths/agents";
 import { authPaths } from "./paths/auth";
+import { conversationsPaths } from "./paths/conversations";
 import { jobsPaths } from "./paths/jobs";
 import { mePaths } from "./paths/me";
 import { programsPaths } from "./paths/programs";
 
-const paths = { ...authPaths, ...jobsPaths, ...agentsPaths, ...mePaths, ...programsPaths };
+const paths = {
+  ...authPaths,
+  ...jobsPaths,
+  ...agentsPaths,
+  ...mePaths,
+  ...programsPaths,
+  ...conversationsPaths,
+};
 
 let cached: ReturnType<typeof createDocument> | undefined;
 
@@ -35,6 +43,8 @@ export function apiDocument() {
       "Reviews",
       "My work",
       "Access tokens",
+      "Conversations",
+      "Notifications",
       "Meta",
     ].map((name) => ({
       name,

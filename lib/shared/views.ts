@@ -10,6 +10,9 @@ import type {
   webhookViewSchema,
   attachmentMetaSchema,
   jobViewSchema,
+  markedReadViewSchema,
+  messageViewSchema,
+  notificationViewSchema,
   paymentViewSchema,
   proposalViewSchema,
   reviewViewSchema,
@@ -45,6 +48,12 @@ export type WebhookView = z.output<typeof webhookViewSchema>;
 export type WebhookAttemptView = z.output<typeof webhookAttemptViewSchema>;
 /** One message to one endpoint, with its attempts (GET /api/v1/webhooks/:id/deliveries). */
 export type WebhookDeliveryView = z.output<typeof webhookDeliveryViewSchema>;
+/** A message of a proposal's private thread (GET …/proposals/:proposalId/messages). */
+export type MessageView = z.output<typeof messageViewSchema>;
+/** One of a wallet's notifications (GET /api/v1/notifications). */
+export type NotificationView = z.output<typeof notificationViewSchema>;
+/** POST /api/v1/notifications/read. */
+export type MarkedReadView = z.output<typeof markedReadViewSchema>;
 /** A wallet's work as an agent operator (the MCP tool my_work). */
 export type WorkView = z.output<typeof workViewSchema>;
 /** One of my jobs with its pending proposal count (GET /api/v1/me/jobs). */

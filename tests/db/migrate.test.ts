@@ -458,6 +458,58 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     expect(await db.webhookDispatchCursor.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
       cursor: 0n,
     });
+    const message = await db.message.create({
+      data: {
+        jobId: rows.job.id,
+        proposalId: rows.proposal.id,
+        senderAddress: operator,
+        body: "A question?\nTwo lines.",
+        createdAt: now,
+      },
+    });
+    expect(typeof message.id).toBe("bigint");
+    expect(
+      await db.proposal.findUniqueOrThrow({
+        where: { id: rows.proposal.id },
+        include: { messages: true },
+      }),
+    ).toMatchObject({ messages: [message] });
+    // A message of no proposal cannot exist (foreign key).
+    await expect(
+      db.message.create({
+        data: { jobId: rows.job.id, proposalId: "prop_missing", senderAddress: poster, body: "x" },
+      }),
+    ).rejects.toThrow();
+    const marker = await db.threadRead.create({
+      data: {
+        proposalId: rows.proposal.id,
+        wallet: poster,
+        lastReadMessageId: message.id,
+        updatedAt: now,
+      },
+    });
+    expect(
+      await db.threadRead.findUniqueOrThrow({
+        where: { proposalId_wallet: { proposalId: rows.proposal.id, wallet: poster } },
+      }),
+    ).toEqual(marker);
+    const notification = await db.notification.create({
+      data: {
+        recipient: poster,
+        type: "message.created",
+        jobId: rows.job.id,
+        proposalId: rows.proposal.id,
+        reviewId: "rev_1",
+        messageId: message.id,
+        eventId: event.id,
+        readAt: now,
+        createdAt: now,
+      },
+    });
+    expect(await db.notification.findUniqueOrThrow({ where: { id: notification.id } })).toEqual(
+      notification,
+    );
+
     // Deleting a subscription deletes its deliveries and their attempts.
     await db.webhookSubscription.delete({ where: { id: hook.id } });
     expect(await db.webhookDelivery.count()).toBe(0);

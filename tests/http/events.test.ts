@@ -202,7 +202,7 @@ describe("webhook routes in production", () => {
         types: ["job.created"],
         categories: ["data"],
       }),
-      201,
+      200,
       "create webhook",
     ).data;
     expect(created).toEqual({

@@ -33,12 +33,15 @@ const TOOL_NAMES = [
   "deliver_job",
   "get_job",
   "get_payment",
+  "list_messages",
+  "list_notifications",
   "list_proposals",
   "my_work",
   "post_job",
   "register_agent",
   "reject_proposal",
   "search_jobs",
+  "send_message",
   "submit_proposal",
 ];
 
@@ -68,7 +71,7 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
   async function tokenOf(client: ApiClient, scopes: TokenScope[]) {
     return expectStatus(
       await client.post("/api/v1/tokens", { name: "mcp", scopes }),
-      201,
+      200,
       "create token",
     ).data.token as string;
   }
@@ -198,6 +201,10 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
       register_agent: "bid",
       submit_proposal: "bid",
       deliver_job: "deliver",
+      list_messages: "read",
+      list_notifications: "read",
+      // The poster writes with post, the agent's side with bid.
+      send_message: ["post", "bid"],
     });
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(scopes[tool.name] === "read");

@@ -12,6 +12,7 @@ import { JobSummary } from "@/components/jobs/job-page/job-summary";
 import { JobProgress } from "@/components/jobs/job-progress";
 import { PaymentStatus } from "@/components/jobs/payment-status";
 import { currentWallet } from "@/lib/auth/session";
+import { getJobThreads } from "@/lib/conversations/job-threads";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { getJob } from "@/lib/marketplace/jobs";
@@ -56,6 +57,13 @@ export default async function JobPage({ params }: Params) {
   const { job } = view;
   const isPoster = view.role === "poster";
   const now = requestTime();
+  const threads = await getJobThreads(
+    await getDb(),
+    view.viewer,
+    job,
+    [...view.activeProposals, ...view.rejectedProposals],
+    view.agents,
+  );
 
   return (
     <div className="space-y-6">
@@ -81,6 +89,7 @@ export default async function JobPage({ params }: Params) {
           <JobProposals
             view={view}
             payment={isPoster && job.status === "open" ? paymentConfig() : null}
+            threads={threads}
             now={now}
           />
           <BidSection view={view} />

@@ -1,21 +1,40 @@
+import { ProposalThread } from "@/components/conversations/proposal-thread";
 import { ProposalCard } from "@/components/jobs/proposal-card";
+import type { JobThread } from "@/lib/conversations/job-threads";
 import type { JobPageView } from "@/lib/marketplace/job-view";
 import type { ProposalView } from "@/lib/shared/views";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { pluralize } from "@/lib/shared/format";
 import { PayAcceptButton, RejectButton } from "./role-actions";
 
-/** Active proposals with the viewer's buttons, and the rejected ones folded away. */
+/**
+ * Active proposals with the viewer's buttons, and the rejected ones folded away; under each,
+ * its private thread when the viewer takes part in it.
+ */
 export function JobProposals({
   view,
   payment,
+  threads,
   now,
 }: {
   view: JobPageView;
   payment: PublicPaymentConfig | null;
+  threads: ReadonlyMap<string, JobThread>;
   now: number;
 }) {
   const { job, agents, activeProposals, rejectedProposals, viewer } = view;
+  const thread = (proposal: ProposalView) => {
+    const found = threads.get(proposal.id);
+    return found ? (
+      <ProposalThread
+        jobId={job.id}
+        proposalId={proposal.id}
+        thread={found}
+        closed={proposal.status === "rejected"}
+        now={now}
+      />
+    ) : null;
+  };
 
   const actions = (proposal: ProposalView) => {
     if (proposal.status !== "pending" || !viewer) return null;
@@ -86,6 +105,7 @@ export function JobProposals({
                   ) : null
                 }
               />
+              {thread(proposal)}
             </li>
           ))}
         </ul>
@@ -99,6 +119,7 @@ export function JobProposals({
             {rejectedProposals.map((proposal) => (
               <li key={proposal.id}>
                 <ProposalCard proposal={proposal} agent={agents.get(proposal.agentId)} now={now} />
+                {thread(proposal)}
               </li>
             ))}
           </ul>

@@ -35,7 +35,7 @@ export const programsPaths: ZodOpenApiPathsObject = {
       security: SESSION,
       requestBody: body(createTokenSchema),
       responses: {
-        "201": json(envelope(createdAccessTokenViewSchema), "The token; its secret only here"),
+        "200": json(envelope(createdAccessTokenViewSchema), "The token; its secret only here"),
         ...errorResponses(WRITE),
       },
     },
@@ -106,7 +106,7 @@ export const programsPaths: ZodOpenApiPathsObject = {
       security: sessionOrToken("read"),
       requestBody: body(createWebhookSchema),
       responses: {
-        "201": json(envelope(webhookViewSchema), "The subscription with its secret"),
+        "200": json(envelope(webhookViewSchema), "The subscription with its secret"),
         ...errorResponses([...WRITE, 409]),
       },
     },

@@ -2,7 +2,7 @@
 // one; the secret is in this answer only). Browser sessions only: a token cannot manage tokens.
 import { createAccessToken, listAccessTokens } from "@/lib/auth/access-tokens";
 import { getDb } from "@/lib/db";
-import { created, okPage, otherMethods, route } from "@/lib/http";
+import { ok, okPage, otherMethods, route } from "@/lib/http";
 import { createTokenSchema, listTokensQuerySchema } from "@/lib/shared/schemas/tokens";
 
 export const GET = route({ auth: true }, async ({ wallet, query }) =>
@@ -10,6 +10,6 @@ export const GET = route({ auth: true }, async ({ wallet, query }) =>
 );
 
 export const POST = route({ auth: true, rateLimit: "write" }, async ({ wallet, body }) =>
-  created(await createAccessToken(await getDb(), wallet, await body(createTokenSchema))),
+  ok(await createAccessToken(await getDb(), wallet, await body(createTokenSchema))),
 );
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

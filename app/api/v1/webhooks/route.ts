@@ -2,7 +2,7 @@
 // signing secret is in this answer only).
 import { getDb } from "@/lib/db";
 import { createWebhook, listWebhooks } from "@/lib/events/webhooks";
-import { created, ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/http";
 import { createWebhookSchema } from "@/lib/shared/schemas/webhooks";
 
 export const GET = route({ auth: true, scope: "read" }, async ({ wallet }) =>
@@ -12,6 +12,6 @@ export const GET = route({ auth: true, scope: "read" }, async ({ wallet }) =>
 export const POST = route(
   { auth: true, scope: "read", rateLimit: "write" },
   async ({ wallet, body }) =>
-    created(await createWebhook(await getDb(), wallet, await body(createWebhookSchema))),
+    ok(await createWebhook(await getDb(), wallet, await body(createWebhookSchema))),
 );
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -1,0 +1,49 @@
+import "server-only";
+import type { Address } from "viem";
+import type { Db } from "@/lib/db";
+import type { AgentView, MessageView } from "@/lib/shared/views";
+import { sideOf } from "./participants";
+import { readThread, unreadInThread } from "./threads";
+
+/** What the job page shows of one thread to one of its two parties. */
+export interface JobThread {
+  messages: MessageView[];
+  /** Unread before this view (the page opens such threads and so reads them). */
+  unread: number;
+}
+
+/** The most messages the page shows per thread (the API pages through longer ones). */
+export const PAGE_THREAD_MESSAGES = 100;
+
+/**
+ * The viewer's threads on a job, by proposal id: every proposal's for the poster, those of
+ * the agents the viewer operates for the agent's side, none for anyone else. The page shows
+ * a thread with unread messages open, so showing it reads it (as GET …/messages does).
+ */
+export async function getJobThreads(
+  db: Db,
+  viewer: Address | null,
+  job: { id: string; posterAddress: string },
+  proposals: readonly { id: string; agentId: string }[],
+  agents: ReadonlyMap<string, AgentView>,
+): Promise<Map<string, JobThread>> {
+  const threads = new Map<string, JobThread>();
+  if (!viewer) return threads;
+  for (const proposal of proposals) {
+    const agent = agents.get(proposal.agentId);
+    if (!agent) continue;
+    const parties = {
+      posterAddress: job.posterAddress,
+      agentWallets: [agent.walletAddress, agent.operatorAddress],
+    };
+    const side = sideOf(viewer, parties);
+    if (!side) continue;
+    const unread = await unreadInThread(db, viewer, proposal.id, parties, side);
+    const page = await readThread(db, viewer, job.id, proposal.id, {
+      after: 0n,
+      limit: PAGE_THREAD_MESSAGES,
+    });
+    threads.set(proposal.id, { messages: page.items, unread });
+  }
+  return threads;
+}

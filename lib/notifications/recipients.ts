@@ -1,0 +1,58 @@
+import { type Address, getAddress } from "viem";
+import { sameAddress } from "@/lib/shared/address";
+import type { NotificationType } from "@/lib/shared/schemas/notifications";
+
+/**
+ * Who is told about what: the one table. A job has two sides: its poster, and the agent
+ * concerned (the proposal's or the assigned one), which is its payee wallet and its operator
+ * (both "operate" the agent: both may bid, deliver and talk in its threads). Each
+ * notification type goes to the side that did not act; a message goes to the side that did
+ * not write it. Event types missing here (job.created, payment.settled) notify no one: the
+ * first concerns no one yet, the second is followed by job.accepted.
+ */
+export type Audience = "poster" | "agent" | "other_side";
+
+export const AUDIENCE: Record<NotificationType, Audience> = {
+  "proposal.submitted": "poster",
+  "proposal.rejected": "agent",
+  "job.accepted": "agent",
+  "job.delivered": "poster",
+  "job.completed": "agent",
+  "review.created": "agent",
+  "message.created": "other_side",
+};
+
+/** The two sides of a job for one notice. */
+export interface Sides {
+  posterAddress: string;
+  /** The agent's payee wallet and operator (empty when no agent is concerned). */
+  agentWallets: readonly string[];
+}
+
+export function isNotificationType(type: string): type is NotificationType {
+  return Object.hasOwn(AUDIENCE, type);
+}
+
+/**
+ * The wallets to notify (checksummed, each once). `actor`, when known, is never told of its
+ * own act: a message's sender, or a wallet that is on both sides of a job.
+ */
+export function recipientsOf(type: NotificationType, sides: Sides, actor?: string): Address[] {
+  const audience = AUDIENCE[type];
+  const posterSide = [sides.posterAddress];
+  const wallets =
+    audience === "poster"
+      ? posterSide
+      : audience === "agent"
+        ? sides.agentWallets
+        : actor !== undefined && sameAddress(actor, sides.posterAddress)
+          ? sides.agentWallets
+          : posterSide;
+  const unique = new Map<string, Address>();
+  for (const wallet of wallets) {
+    if (actor !== undefined && sameAddress(wallet, actor)) continue;
+    const address = getAddress(wallet);
+    unique.set(address, address);
+  }
+  return [...unique.values()];
+}
