@@ -19,7 +19,8 @@
 // BENCH_SIZES ("1000,100000,1000000"), BENCH_RESEED=1 (seed the size schemas again),
 // BENCH_DURATION seconds per round (5), BENCH_ROUNDS per side (2), BENCH_WARMUP seconds (2),
 // BENCH_CONNECTIONS (10), BENCH_LIFECYCLES (5; 0 skips), BENCH_PAYMENTS (50; 0 skips),
-// BENCH_WRITES=0 skips the writes' server, BENCH_CPU_PROF=dir writes the servers' CPU profiles
+// BENCH_WRITES=0 skips the writes' server, BENCH_UNCACHED=1 runs the servers with the read
+// cache off (READ_CACHE_SECONDS=0), BENCH_CPU_PROF=dir writes the servers' CPU profiles
 // there, NEXT_DIST_DIR (the build, default .next; rebuilt when older than the sources),
 // BENCH_SKIP_BUILD=1. Quick look: BENCH_SIZES=1000 BENCH_DURATION=2 BENCH_ROUNDS=1.
 import { randomBytes } from "node:crypto";
@@ -131,6 +132,8 @@ function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
     RATE_LIMIT_WRITES_PER_MINUTE: "1000000",
     RATE_LIMIT_AUTH_PER_MINUTE: "100000",
     ...(CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {}),
+    // What the reads cost without the read cache (every request reads the database).
+    ...(process.env.BENCH_UNCACHED === "1" ? { READ_CACHE_SECONDS: "0" } : {}),
   });
 }
 
@@ -240,7 +243,8 @@ async function explain(url: string, query: string) {
       statement.values as unknown[],
     );
     const plan = rows.map((row) => row["QUERY PLAN"]);
-    const indexes = [...new Set(plan.join("\n").match(/(?<=using |on )"?jobs_\w+/gi) ?? [])];
+    const named = plan.join("\n").match(/(?<=using |on )"?jobs_\w+/gi) ?? [];
+    const indexes = [...new Set(named.map((name) => name.replace('"', "")))];
     return { plan, usesIndex: plan.some((line) => /Index|Bitmap/.test(line)), indexes };
   } finally {
     await client.end();

@@ -19,7 +19,11 @@ export function defaultHandle(poster: Address): string {
 
 export async function createJob(db: Db, poster: Address, input: CreateJobInput): Promise<JobView> {
   const row = await runWrite(db, async (tx) => {
-    await tx.wallet.upsert({ where: { address: poster }, create: { address: poster }, update: {} });
+    const wallet = await tx.wallet.upsert({
+      where: { address: poster },
+      create: { address: poster },
+      update: {},
+    });
     const job = await tx.job.create({
       data: {
         id: newId("job"),
@@ -32,10 +36,11 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
         handle: input.handle ?? defaultHandle(poster),
         posterAddress: poster,
       },
-      include: jobInclude,
     });
     announce(tx, "post", { jobId: job.id });
-    return job;
+    // What `include: jobInclude` would read back (two more round-trips) is known: the
+    // poster's row is the one just upserted, and a new job has no attachments.
+    return { ...job, poster: { verified: wallet.verified }, attachments: [] };
   });
   return toJobView(row);
 }
