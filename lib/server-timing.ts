@@ -15,7 +15,10 @@ interface Waits {
   chainCalls: number;
 }
 
-const requests = new AsyncLocalStorage<Waits>();
+// One for every copy of this module: the chain clients are made once per process (cached on
+// globalThis) by whichever bundle asked first, and must record into the same requests.
+const shared = globalThis as typeof globalThis & { __serverTiming?: AsyncLocalStorage<Waits> };
+const requests = (shared.__serverTiming ??= new AsyncLocalStorage<Waits>());
 
 /** Runs a request's handler, measured; its answer carries the Server-Timing header. */
 export async function withServerTiming(handle: () => Promise<Response>): Promise<Response> {

@@ -22,7 +22,7 @@ export interface Timing {
 function serverTiming(headers: Headers, step: Step): Timing {
   const header = headers.get("server-timing") ?? "";
   const metric = (name: string) => {
-    const match = new RegExp(`${name};dur=([\\d.]+)(?:;desc="(\\d+)`).exec(header);
+    const match = new RegExp(`${name};dur=([\\d.]+)(?:;desc="(\\d+))?`).exec(header);
     if (!match) throw new Error(`${step}: no ${name} in Server-Timing "${header}"`);
     return { ms: Number(match[1]), calls: Number(match[2] ?? 0) };
   };

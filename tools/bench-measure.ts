@@ -74,6 +74,14 @@ function summarize(results: AutocannonResult[]): Stats {
   };
 }
 
+/** Drives each target for the warm-up time (JIT, connection pools, caches). */
+export async function warmUp(autocannon: Autocannon, targets: Target[], settings: Settings) {
+  if (settings.warmup <= 0) return;
+  for (const target of targets) {
+    await run(autocannon, target, settings.connections, settings.warmup);
+  }
+}
+
 /** Real and ceiling, warmed up, then `rounds` rounds each, alternating which goes first. */
 export async function sideBySide(
   autocannon: Autocannon,
@@ -81,11 +89,8 @@ export async function sideBySide(
   ceiling: Target,
   settings: Settings,
 ): Promise<{ real: Stats; ceiling: Stats }> {
-  const { connections, warmup, duration, rounds } = settings;
-  if (warmup > 0) {
-    await run(autocannon, real, connections, warmup);
-    await run(autocannon, ceiling, connections, warmup);
-  }
+  const { connections, duration, rounds } = settings;
+  await warmUp(autocannon, [real, ceiling], settings);
   const results = { real: [] as AutocannonResult[], ceiling: [] as AutocannonResult[] };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (["real", "ceiling"] as const) : (["ceiling", "real"] as const);

@@ -18,8 +18,9 @@ import type { Db } from "@/lib/db/client";
  */
 export const COMMIT_CHANNEL = "marketplace_commits";
 
-/** Tells this process's notifications from others'. */
-const PROCESS_TAG = randomBytes(8).toString("hex");
+/** Tells this process's notifications from others' (one per process, whatever the bundles). */
+const processTag = globalThis as typeof globalThis & { __commitProcessTag?: string };
+const PROCESS_TAG = (processTag.__commitProcessTag ??= randomBytes(8).toString("hex"));
 
 /** SQL for the payload of a write's NOTIFY: its schema, then the writing process. */
 export const notifyPayloadSql = `current_schema() || ' ${PROCESS_TAG}'`;
@@ -29,7 +30,11 @@ interface Signal {
   informed: boolean;
 }
 
-const signals = new WeakMap<Db, Signal>();
+// On globalThis, like the database itself (lib/db/index.ts): Next.js may evaluate this module
+// once per bundle (route handlers, pages, instrumentation), and a write noted in one copy must
+// be seen by the caches of every other.
+const shared = globalThis as typeof globalThis & { __commitSignals?: WeakMap<Db, Signal> };
+const signals = (shared.__commitSignals ??= new WeakMap());
 
 function signalOf(db: Db): Signal {
   let signal = signals.get(db);

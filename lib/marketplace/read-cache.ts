@@ -23,7 +23,10 @@ interface Cache {
   entries: Map<string, Entry>;
 }
 
-const caches = new WeakMap<Db, Cache>();
+// Shared by every copy of this module (Next.js may evaluate it once per bundle), as the
+// commit signal is.
+const shared = globalThis as typeof globalThis & { __readCaches?: WeakMap<Db, Cache> };
+const caches = (shared.__readCaches ??= new WeakMap());
 
 export async function cachedRead<T>(db: Db, key: string, read: () => Promise<T>): Promise<T> {
   const maxAgeMs = getConfig().READ_CACHE_SECONDS * 1000;
