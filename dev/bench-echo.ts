@@ -6,7 +6,7 @@ import { DomainError, notFound } from "@/lib/errors";
  * as they are, so that a run measures the real handlers side by side with a handler that
  * does no work in the same server. Served by /api/dev/echo (dev/hooks.ts decides when).
  */
-export const ECHO_KEYS = ["list", "job", "session"] as const;
+export const ECHO_KEYS = ["list", "job", "session", "search", "budget", "sorted", "write"] as const;
 export type EchoKey = (typeof ECHO_KEYS)[number];
 
 export const ECHO_MAX_BYTES = ECHO_BODY_LIMIT;
@@ -35,4 +35,12 @@ export function readEcho(key: EchoKey): Uint8Array {
   const bytes = echoes().get(key);
   if (!bytes) throw notFound(`nothing stored under ${key}; POST the bytes first`);
   return bytes;
+}
+
+/** The stored bytes as the real handler answers them (JSON, not cached). */
+export function echoResponse(bytes: Uint8Array, status = 200): Response {
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

@@ -145,6 +145,9 @@ const envSchema = z.object({
   // A message is retried until this long after it was first due; then it fails and its
   // subscription is disabled.
   WEBHOOK_RETRY_WINDOW_SECONDS: fractionalSeconds(86_400, 1, 7 * 86_400),
+  // How long the first page of a job list, and one job, may be served again from memory while
+  // no commit has been noted since it was read (lib/marketplace/read-cache.ts); 0: never.
+  READ_CACHE_SECONDS: fractionalSeconds(5, 0, 3_600),
   // Long-polls (GET /api/v1/events?wait=) one server holds at once; beyond, 503 + Retry-After.
   EVENTS_LONG_POLL_MAX_WAITERS: optionalString
     .transform((value) => (value === undefined ? 100 : Number(value)))

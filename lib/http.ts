@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { NextRequest } from "next/server";
 import type { Address } from "viem";
 import type { ZodType } from "zod";
@@ -9,6 +10,7 @@ import { addressSubject, requestClientAddress } from "@/lib/client-address";
 import { getConfig, siteOrigins } from "@/lib/config";
 import { DomainError, toPublicError } from "@/lib/errors";
 import { checkRateLimit, getRateLimitStore } from "@/lib/rate-limit";
+import { withServerTiming } from "@/lib/server-timing";
 import type { TokenScope } from "@/lib/shared/enums";
 
 /**
@@ -26,11 +28,21 @@ export { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
-export function ok(
-  data: unknown,
-  init: { status?: number; meta?: unknown; headers?: HeadersInit } = {},
-) {
+export interface OkInit {
+  status?: number;
+  meta?: unknown;
+  headers?: HeadersInit;
+  /**
+   * A public read: answered with an ETag and `Cache-Control: public, max-age=0,
+   * must-revalidate`, and `304 Not Modified` (no body) when the request's If-None-Match
+   * names that ETag.
+   */
+  revalidate?: Request;
+}
+
+export function ok(data: unknown, init: OkInit = {}) {
   const body = init.meta === undefined ? { data } : { data, meta: init.meta };
+  if (init.revalidate) return revalidatedResponse(init.revalidate, data, body);
   return jsonResponse(body, init.status ?? 200, init.headers);
 }
 
@@ -52,6 +64,40 @@ function jsonResponse(body: unknown, status: number, headers: HeadersInit = {}) 
   });
   for (const [key, value] of new Headers(headers)) response.headers.set(key, value);
   return response;
+}
+
+const REVALIDATE = { "Cache-Control": "public, max-age=0, must-revalidate" } as const;
+
+/**
+ * The serialized answer and its ETag, kept per `data` object: answers served from the read
+ * cache (lib/marketplace/read-cache.ts) are the same objects, serialized and hashed once.
+ */
+const serialized = new WeakMap<object, { meta: string; json: string; etag: string }>();
+
+function revalidatedResponse(req: Request, data: unknown, body: object): Response {
+  const meta = JSON.stringify((body as { meta?: unknown }).meta ?? null);
+  let known = typeof data === "object" && data !== null ? serialized.get(data) : undefined;
+  if (!known || known.meta !== meta) {
+    const json = JSON.stringify(body, jsonReplacer);
+    const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 32)}"`;
+    known = { meta, json, etag };
+    if (typeof data === "object" && data !== null) serialized.set(data, known);
+  }
+  const headers = { ETag: known.etag, ...REVALIDATE };
+  if (noneMatch(req.headers.get("if-none-match"), known.etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(known.json, {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** If-None-Match (RFC 9110 13.1.2): `*` or a list of ETags, compared weakly. */
+function noneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
 function jsonReplacer(_key: string, value: unknown) {
@@ -99,7 +145,7 @@ export function route<P = Record<string, never>>(
   options: RouteOptions,
   handler: (ctx: RouteContext<P>) => Promise<Response>,
 ) {
-  return async (req: NextRequest, next: NextParams<P>): Promise<Response> => {
+  const handle = async (req: NextRequest, next: NextParams<P>): Promise<Response> => {
     try {
       const isWrite = req.method !== "GET" && req.method !== "HEAD";
       // A browser never attaches a bearer token by itself, so a write it authenticates cannot
@@ -133,6 +179,10 @@ export function route<P = Record<string, never>>(
       return toErrorResponse(error);
     }
   };
+  return (req: NextRequest, next: NextParams<P>): Promise<Response> =>
+    getConfig().BENCHMARK_MODE === "true"
+      ? withServerTiming(() => handle(req, next))
+      : handle(req, next);
 }
 
 /**
@@ -274,5 +324,7 @@ export function otherMethods(allowed: string) {
 }
 
 /** Serves a list page as `{ data, meta: { nextCursor } }`. */
-export const okPage = (page: { items: unknown[]; nextCursor: string | null }) =>
-  ok(page.items, { meta: { nextCursor: page.nextCursor } });
+export const okPage = (
+  page: { items: unknown[]; nextCursor: string | null },
+  init: Omit<OkInit, "meta"> = {},
+) => ok(page.items, { ...init, meta: { nextCursor: page.nextCursor } });

@@ -1,23 +1,28 @@
-// npm run bench: read throughput of the production server on PostgreSQL, measured against a
-// ceiling in the same run. For each size (1k and 100k jobs by default) it seeds the jobs
-// with one bulk INSERT ... SELECT generate_series into a fresh schema, then drives with
-// autocannon, one after the other:
-//   GET /api/v1/jobs?status=open&limit=50,   GET /api/v1/jobs/:id   and
-//   GET /api/auth/session with a session cookie (the per-request session lookup: unseal the
-//   cookie, one primary-key read of the sessions table)
-// and, for each, /api/dev/echo (a handler in the same server, present only with
-// BENCHMARK_MODE=true) serving the very same bytes from memory. The ratio real/ceiling is the
-// share of the framework's best case the real handler reaches. Loopback only; the schema is
-// dropped afterwards.
+// npm run bench: the production server on PostgreSQL against its ceiling, and the issue's
+// goals, each printed as a ratio with PASS or FAIL. The ceiling is a handler in the same
+// server (/api/dev/echo, only with BENCHMARK_MODE=true) answering the very same bytes from
+// memory: real/ceiling is the share of the framework's best case the real handler reaches,
+// and since each pair is measured side by side, round by round (tools/bench-measure.ts), the
+// ratio holds on a machine busy with other work, where the absolute figures do not.
 //
-// Then payments: BENCH_PAYMENTS posters (default 50; 0 skips) pay as many different jobs at
-// once through @x402/fetch; payments per second beside the chain's own rate of mined
-// transfers from one key in the same run (tools/bench-payments.ts).
+// Reads, per size (BENCH_SIZES, default 1k, 100k and 1M jobs), on a seeded schema kept between
+// runs (tools/bench-seed.ts): GET /api/v1/jobs?status=open&limit=50, GET /api/v1/jobs/:id,
+// GET /api/auth/session signed in; at the largest size also the search shapes (q=, a budget
+// range, sort=budget_desc), each with EXPLAIN (ANALYZE, BUFFERS) of its statement.
+// Writes, in a throwaway schema: POST /api/v1/jobs signed in against an authenticated echo
+// (POST /api/dev/echo-write: the same caller check, rate limit and body parsing); the
+// lifecycle's steps with their database and chain time (tools/bench-lifecycle.ts); and
+// BENCH_PAYMENTS posters paying at once beside the chain's own rate (tools/bench-payments.ts).
+// Memory: each server's RSS after its warm-up and after its last measurement.
 //
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test),
-// BENCH_SIZES (default "1000,100000"), BENCH_DURATION seconds per measurement (10),
-// BENCH_WARMUP seconds before each (2), BENCH_CONNECTIONS (10), NEXT_DIST_DIR (the build to
-// run, default .next; rebuilt when missing or older than the sources), BENCH_SKIP_BUILD=1.
+// BENCH_SIZES ("1000,100000,1000000"), BENCH_RESEED=1 (seed the size schemas again),
+// BENCH_DURATION seconds per round (5), BENCH_ROUNDS per side (2), BENCH_WARMUP seconds (2),
+// BENCH_CONNECTIONS (10), BENCH_LIFECYCLES (5; 0 skips), BENCH_PAYMENTS (50; 0 skips),
+// BENCH_WRITES=0 skips the writes' server, BENCH_UNCACHED=1 runs the servers with the read
+// cache off (READ_CACHE_SECONDS=0), BENCH_CPU_PROF=dir writes the servers' CPU profiles
+// there, NEXT_DIST_DIR (the build, default .next; rebuilt when older than the sources),
+// BENCH_SKIP_BUILD=1. Quick look: BENCH_SIZES=1000 BENCH_DURATION=2 BENCH_ROUNDS=1.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -25,26 +30,49 @@ import path from "node:path";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { migrateTarget } from "@/lib/db/setup";
-import { resolveDbTarget } from "@/lib/db/target";
-import { quoteIdent } from "@/lib/db/sql";
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
+import { resolveDbTarget } from "@/lib/db/target";
+import { jobPageSql } from "@/lib/marketplace/jobs";
+import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import { startTestChain } from "@/tests/helpers/chain";
+import { measureLifecycles, STEPS } from "./bench-lifecycle";
+import {
+  type Goal,
+  loadAutocannon,
+  percent,
+  printGoals,
+  printTable,
+  ratioGoal,
+  sideBySide,
+  type Stats,
+  warmUp,
+  type Target,
+} from "./bench-measure";
 import { measureChainTransferRate, measurePaymentBurst } from "./bench-payments";
+import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { launchNextServer, type NextServer } from "./next-server";
 import { mustRun, nextBin } from "./run";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
-const SIZES = (process.env.BENCH_SIZES || "1000,100000").split(",").map((size) => {
-  const n = Number(size.trim());
-  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) throw new Error(`bad BENCH_SIZES: ${size}`);
-  return n;
-});
-const DURATION = positive("BENCH_DURATION", 10);
-const WARMUP = positive("BENCH_WARMUP", 2, true);
-const CONNECTIONS = positive("BENCH_CONNECTIONS", 10);
-const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
+const SIZES = (process.env.BENCH_SIZES || "1000,100000,1000000")
+  .split(",")
+  .map((size) => {
+    const n = Number(size.trim());
+    if (!Number.isInteger(n) || n < 1 || n > 10_000_000)
+      throw new Error(`bad BENCH_SIZES: ${size}`);
+    return n;
+  })
+  .sort((a, b) => a - b);
+const SETTINGS = {
+  connections: positive("BENCH_CONNECTIONS", 10),
+  warmup: positive("BENCH_WARMUP", 2, true),
+  duration: positive("BENCH_DURATION", 5),
+  rounds: positive("BENCH_ROUNDS", 2),
+};
+const LIFECYCLES = positive("BENCH_LIFECYCLES", 5, true);
 const PAYMENTS = positive("BENCH_PAYMENTS", 50, true);
+const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
+const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : "";
 
 function positive(name: string, fallback: number, zeroOk = false): number {
   const value = process.env[name] ? Number(process.env[name]) : fallback;
@@ -54,76 +82,11 @@ function positive(name: string, fallback: number, zeroOk = false): number {
   return value;
 }
 
-// autocannon ships no types; this is the part of its API used here.
-interface Histogram {
-  average: number;
-  p50: number;
-  p99: number;
-}
-interface AutocannonResult {
-  requests: Histogram & { total: number };
-  latency: Histogram;
-  throughput: Histogram;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  pipelining?: number;
-  headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
-
-async function loadAutocannon(): Promise<Autocannon> {
-  const name: string = "autocannon";
-  const loaded = (await import(name)) as { default?: Autocannon } & Autocannon;
-  return loaded.default ?? loaded;
-}
+const fmt = (n: number) => n.toLocaleString("en-US");
 
 // ---------------------------------------------------------------------------------------
 
-const POSTER_KEY = `0x${"b".repeat(64)}` as const;
-const POSTER = privateKeyToAccount(POSTER_KEY).address;
-
-/** Jobs `from`..`to` in one statement: 70% open, the rest spread over the other states. */
-async function seedJobs(client: pg.Client, from: number, to: number) {
-  await client.query(`INSERT INTO "wallets" ("address") VALUES ($1) ON CONFLICT DO NOTHING`, [
-    POSTER,
-  ]);
-  await client.query(
-    `INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic", "timelineDays",
-       "requirements", "handle", "status", "posterAddress", "createdAt", "updatedAt")
-     SELECT 'job_' || substr(md5(g::text), 1, 16),
-            'Benchmark job #' || g,
-            'A seeded job for the benchmark. ' || repeat('Summarise, compare and cite. ', 8),
-            (enum_range(NULL::"Category"))[1 + g % 23],
-            (1 + g % 500)::bigint * 1000000 + 250000,
-            1 + g % 30,
-            ARRAY['Cite every source', 'Deliver as Markdown'],
-            '@bench',
-            (CASE WHEN g % 10 < 7 THEN 'open' WHEN g % 10 = 7 THEN 'in_progress'
-                  WHEN g % 10 = 8 THEN 'delivered' ELSE 'completed' END)::"JobStatus",
-            $1,
-            TIMESTAMP '2026-01-01' + make_interval(secs => g),
-            TIMESTAMP '2026-01-01' + make_interval(secs => g)
-     FROM generate_series($2::int, $3::int) AS g`,
-    [POSTER, from, to],
-  );
-  await client.query(`ANALYZE "jobs"`);
-}
-
-// ---------------------------------------------------------------------------------------
-
-const SOURCES = [
-  "app",
-  "lib",
-  "components",
-  "instrumentation.ts",
-  "next.config.ts",
-  "package-lock.json",
-];
+const SOURCES = ["app", "lib", "components", "instrumentation.ts", "next.config.ts"];
 
 function newestSourceMtime(): number {
   let newest = 0;
@@ -136,7 +99,7 @@ function newestSourceMtime(): number {
       newest = Math.max(newest, stat.mtimeMs);
     }
   };
-  SOURCES.forEach(visit);
+  [...SOURCES, "package-lock.json"].forEach(visit);
   return newest;
 }
 
@@ -166,25 +129,25 @@ function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
     ...LOCAL_FACILITATOR_ENV,
     CHAIN_RPC_URL: rpcUrl,
     BENCHMARK_MODE: "true",
-    // The payment burst signs in and writes from many wallets on one address.
-    RATE_LIMIT_WRITES_PER_MINUTE: "100000",
+    // The writes and the payment burst sign in and write from many wallets on one address.
+    RATE_LIMIT_WRITES_PER_MINUTE: "1000000",
     RATE_LIMIT_AUTH_PER_MINUTE: "100000",
+    ...(CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {}),
+    // What the reads cost without the read cache (every request reads the database).
+    ...(process.env.BENCH_UNCACHED === "1" ? { READ_CACHE_SECONDS: "0" } : {}),
   });
 }
 
-// ---------------------------------------------------------------------------------------
-
-interface Measurement {
-  size: number;
-  name: string;
-  bytes: number;
-  real: AutocannonResult;
-  ceiling: AutocannonResult;
+/** The server process's resident memory, in MiB (Linux). */
+function rssMiB(server: NextServer): number {
+  const status = fs.readFileSync(`/proc/${server.pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
 }
 
 /** Signs the benchmark's poster in (SIWE, as any program does); returns its cookie. */
 async function signIn(server: NextServer): Promise<string> {
-  const account = privateKeyToAccount(POSTER_KEY);
+  const account = privateKeyToAccount(BENCH_POSTER_KEY);
   const nonce = (await (await fetch(`${server.url}/api/auth/nonce`)).json()).data.nonce;
   const message = createSiweMessage({
     domain: new URL(server.url).host,
@@ -205,186 +168,340 @@ async function signIn(server: NextServer): Promise<string> {
   return cookie;
 }
 
-/** Fetches the real response, hands its bytes to the ceiling and checks they come back equal. */
-async function prepareCeiling(
-  server: NextServer,
-  key: "list" | "job" | "session",
-  realPath: string,
-  headers: Record<string, string> = {},
-) {
-  const real = await fetch(server.url + realPath, { headers });
-  if (real.status !== 200) throw new Error(`${realPath} answered ${real.status}`);
-  const bytes = new Uint8Array(await real.arrayBuffer());
+/** Stores the real answer's bytes as the ceiling's, and checks the ceiling answers them. */
+async function prepareCeiling(server: NextServer, key: string, real: Target, status = 200) {
+  const answer = await fetch(real.url, {
+    method: real.method ?? "GET",
+    headers: real.headers,
+    body: real.body,
+  });
+  if (answer.status !== status) throw new Error(`${real.url} answered ${answer.status}`);
+  const bytes = Buffer.from(await answer.arrayBuffer());
   const stored = await fetch(`${server.url}/api/dev/echo?key=${key}`, {
     method: "POST",
     body: bytes,
   });
   if (stored.status !== 200) throw new Error(`storing the ceiling failed: ${await stored.text()}`);
-  const echoed = new Uint8Array(
-    await (await fetch(`${server.url}/api/dev/echo?key=${key}`)).arrayBuffer(),
-  );
-  if (Buffer.compare(Buffer.from(echoed), Buffer.from(bytes)) !== 0) {
-    throw new Error("the ceiling does not answer the same bytes as the real handler");
+  if (key !== "write") {
+    const echoed = await fetch(`${server.url}/api/dev/echo?key=${key}`);
+    if (Buffer.compare(Buffer.from(await echoed.arrayBuffer()), bytes) !== 0) {
+      throw new Error("the ceiling does not answer the same bytes as the real handler");
+    }
   }
   return bytes.byteLength;
 }
 
-async function drive(
-  autocannon: Autocannon,
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<AutocannonResult> {
-  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(
-      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`,
-    );
-  }
-  return result;
+interface Row {
+  size: number;
+  name: string;
+  bytes: number;
+  real: Stats;
+  ceiling: Stats;
 }
 
-function printTable(measurements: Measurement[]) {
-  const rows = [
-    [
-      "jobs",
-      "endpoint",
-      "bytes",
-      "real req/s",
-      "p50 ms",
-      "p99 ms",
-      "ceiling req/s",
-      "p50 ms",
-      "p99 ms",
-      "real/ceiling",
-    ],
-  ];
-  for (const m of measurements) {
-    rows.push([
-      m.size.toLocaleString("en-US"),
-      m.name,
-      m.bytes.toLocaleString("en-US"),
-      m.real.requests.average.toFixed(0),
-      String(m.real.latency.p50),
-      String(m.real.latency.p99),
-      m.ceiling.requests.average.toFixed(0),
-      String(m.ceiling.latency.p50),
-      String(m.ceiling.latency.p99),
-      `${((100 * m.real.requests.average) / m.ceiling.requests.average).toFixed(0)}%`,
-    ]);
+const ratio = (row: Row) => row.real.perSecond / row.ceiling.perSecond;
+
+function printRows(rows: Row[]) {
+  printTable(
+    ["jobs", "endpoint", "bytes", "req/s", "p50/p99 ms", "ceiling req/s", "p50/p99 ms", "ratio"],
+    rows.map((row) => [
+      fmt(row.size),
+      row.name,
+      fmt(row.bytes),
+      row.real.perSecond.toFixed(0),
+      `${row.real.p50.toFixed(0)} / ${row.real.p99.toFixed(0)}`,
+      row.ceiling.perSecond.toFixed(0),
+      `${row.ceiling.p50.toFixed(0)} / ${row.ceiling.p99.toFixed(0)}`,
+      percent(ratio(row)),
+    ]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+
+const LIST = "/api/v1/jobs?status=open&limit=50";
+const SEARCHES = [
+  { key: "search", name: "q=topic123 (ranked)", query: "status=open&q=topic123&limit=50" },
+  {
+    key: "budget",
+    name: "budget 100..120 USDC",
+    query: "status=open&minBudgetUsdc=100&maxBudgetUsdc=120&limit=50",
+  },
+  { key: "sorted", name: "sort=budget_desc", query: "status=open&sort=budget_desc&limit=50" },
+] as const;
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statement that finds a page of `query`'s jobs. */
+async function explain(url: string, query: string) {
+  const target = resolveDbTarget({ DATABASE_URL: url });
+  if (target.kind !== "postgres") throw new Error("the benchmark runs on PostgreSQL");
+  const parsed = listJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+  const statement = jobPageSql(parsed);
+  const client = new pg.Client({ connectionString: target.connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+      statement.values as unknown[],
+    );
+    const plan = rows.map((row) => row["QUERY PLAN"]);
+    const named = plan.join("\n").match(/(?<=using |on )"?jobs_\w+/gi) ?? [];
+    const indexes = [...new Set(named.map((name) => name.replace('"', "")))];
+    return { plan, usesIndex: plan.some((line) => /Index|Bitmap/.test(line)), indexes };
+  } finally {
+    await client.end();
   }
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) =>
-        column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
-      )
-      .join("  ");
-  console.log(`\n${line(rows[0]!)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+interface Memory {
+  server: string;
+  warm: number;
+  end: number;
+}
+
+async function benchReads(
+  autocannon: Awaited<ReturnType<typeof loadAutocannon>>,
+  rpcUrl: string,
+  rows: Row[],
+  goals: Goal[],
+  memory: Memory[],
+) {
+  const largest = SIZES.at(-1)!;
+  for (const size of SIZES) {
+    const seeded = await seededSchema(DATABASE_URL, size, process.env.BENCH_RESEED === "1");
+    console.log(
+      seeded.seededMs
+        ? `\nseeded ${fmt(size)} jobs into ${seeded.schema} (${(seeded.seededMs / 1000).toFixed(0)} s)`
+        : `\n${fmt(size)} jobs: reusing ${seeded.schema} (BENCH_RESEED=1 seeds it again)`,
+    );
+    const server = await startServer(seeded.url, rpcUrl);
+    try {
+      const cookie = await signIn(server);
+      const { rows: picked } = await queryOnce(
+        seeded.url,
+        `SELECT "id" FROM "jobs" WHERE "status" = 'open' ORDER BY "createdAt" LIMIT 1 OFFSET $1`,
+        [Math.floor((size * 0.7) / 2)],
+      );
+      const targets = [
+        { key: "list", name: "GET /api/v1/jobs?status=open&limit=50", path: LIST },
+        { key: "job", name: "GET /api/v1/jobs/:id", path: `/api/v1/jobs/${picked[0]!.id}` },
+        { key: "session", name: "GET /api/auth/session", path: "/api/auth/session", cookie },
+        ...(size === largest
+          ? SEARCHES.map((search) => ({
+              key: search.key,
+              name: `GET /api/v1/jobs ${search.name}`,
+              path: `/api/v1/jobs?${search.query}`,
+            }))
+          : []),
+      ];
+      // Every target warmed up first (its ceiling stored, both sides driven for BENCH_WARMUP),
+      // then the memory is read, then each is measured.
+      const pairs: {
+        target: (typeof targets)[number];
+        bytes: number;
+        real: Target;
+        ceiling: Target;
+      }[] = [];
+      for (const target of targets) {
+        const real: Target = {
+          url: server.url + target.path,
+          headers: "cookie" in target ? { cookie: target.cookie! } : {},
+        };
+        const bytes = await prepareCeiling(server, target.key, real);
+        const ceiling = { url: `${server.url}/api/dev/echo?key=${target.key}` };
+        await warmUp(autocannon, [real, ceiling], SETTINGS);
+        pairs.push({ target, bytes, real, ceiling });
+      }
+      const warm = rssMiB(server);
+      for (const { target, bytes, real, ceiling } of pairs) {
+        const measured = await sideBySide(autocannon, real, ceiling, { ...SETTINGS, warmup: 0 });
+        const row = { size, name: target.name, bytes, ...measured };
+        rows.push(row);
+        console.log(
+          `  ${target.name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
+            `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})`,
+        );
+      }
+      memory.push({ server: `reads, ${fmt(size)} jobs`, warm, end: rssMiB(server) });
+    } finally {
+      await server.stop();
+    }
+    const sized = (name: string) => rows.find((row) => row.size === size && row.name === name)!;
+    const list = sized("GET /api/v1/jobs?status=open&limit=50");
+    goals.push(ratioGoal(`list, ${fmt(size)} jobs: throughput`, ratio(list), { atLeast: 0.7 }));
+    goals.push(
+      ratioGoal(
+        `list, ${fmt(size)} jobs: p99 vs ceiling's`,
+        list.real.p99 / list.ceiling.p99,
+        { atMost: 2 },
+        (value) => `${value.toFixed(2)}×`,
+      ),
+    );
+    goals.push(
+      ratioGoal(`job, ${fmt(size)} jobs: throughput`, ratio(sized("GET /api/v1/jobs/:id")), {
+        atLeast: 0.8,
+      }),
+    );
+    if (size === largest) {
+      for (const search of SEARCHES) {
+        const row = sized(`GET /api/v1/jobs ${search.name}`);
+        goals.push(
+          ratioGoal(`search ${search.name}, ${fmt(size)} jobs`, ratio(row), { atLeast: 0.5 }),
+        );
+        const { plan, usesIndex, indexes } = await explain(seeded.url, search.query);
+        console.log(`\nEXPLAIN (ANALYZE, BUFFERS) for ${search.name}:\n  ${plan.join("\n  ")}`);
+        goals.push({
+          goal: `search ${search.name}: EXPLAIN uses an index`,
+          measured: indexes.join(", ") || (usesIndex ? "yes" : "seq scan"),
+          pass: usesIndex,
+        });
+      }
+    }
+  }
+  const first = rows.find((row) => row.size === SIZES[0] && row.name.endsWith("limit=50"));
+  const last = rows.find((row) => row.size === largest && row.name.endsWith("limit=50"));
+  if (first && last && largest >= 1_000_000 && SIZES[0]! <= 1_000) {
+    goals.push(
+      ratioGoal(
+        `list at ${fmt(largest)} vs at ${fmt(SIZES[0]!)} jobs`,
+        last.real.perSecond / first.real.perSecond,
+        { atLeast: 0.9 },
+      ),
+    );
+  }
+}
+
+async function queryOnce(url: string, sql: string, params: unknown[]) {
+  const target = resolveDbTarget({ DATABASE_URL: url });
+  if (target.kind !== "postgres") throw new Error("the benchmark runs on PostgreSQL");
+  const client = new pg.Client({ connectionString: target.connectionString });
+  await client.connect();
+  try {
+    return await client.query<{ id: string }>(sql, params);
+  } finally {
+    await client.end();
+  }
+}
+
+async function benchWrites(
+  autocannon: Awaited<ReturnType<typeof loadAutocannon>>,
+  rpcUrl: string,
+  rows: Row[],
+  goals: Goal[],
+  memory: Memory[],
+) {
+  const scratch = await scratchSchema(DATABASE_URL, `bench_w_${randomBytes(4).toString("hex")}`);
+  const server = await startServer(scratch.url, rpcUrl);
+  try {
+    const cookie = await signIn(server);
+    const headers = { cookie, "content-type": "application/json" };
+    const body = JSON.stringify({
+      title: "A benchmark write",
+      description: "Posted by npm run bench.",
+      category: "data",
+      budgetUsdc: 12.5,
+      timelineDays: 3,
+      requirements: ["Cite every source"],
+    });
+    const real: Target = { url: `${server.url}/api/v1/jobs`, method: "POST", body, headers };
+    const bytes = await prepareCeiling(server, "write", real, 201);
+    const ceiling: Target = { ...real, url: `${server.url}/api/dev/echo-write` };
+    await warmUp(autocannon, [real, ceiling], SETTINGS);
+    const warm = rssMiB(server);
+    const measured = await sideBySide(autocannon, real, ceiling, { ...SETTINGS, warmup: 0 });
+    const row = { size: 0, name: "POST /api/v1/jobs (session)", bytes, ...measured };
+    rows.push(row);
+    goals.push(
+      ratioGoal("authenticated write vs authenticated echo", ratio(row), { atLeast: 0.6 }),
+    );
+
+    if (LIFECYCLES > 0) {
+      console.log(`\n› ${LIFECYCLES} lifecycles, one step at a time (medians, ms)`);
+      const steps = await measureLifecycles(server.url, rpcUrl, LIFECYCLES);
+      const waited = (step: (typeof STEPS)[number]) => steps[step].db + steps[step].chain;
+      printTable(
+        ["step", "server ms", "db ms (queries)", "chain ms (calls)", "server / (db + chain)"],
+        STEPS.map((step) => [
+          step,
+          steps[step].total.toFixed(1),
+          `${steps[step].db.toFixed(1)} (${steps[step].dbCalls})`,
+          `${steps[step].chain.toFixed(1)} (${steps[step].chainCalls})`,
+          `${(steps[step].total / waited(step)).toFixed(2)}×`,
+        ]),
+        1,
+      );
+      const total = STEPS.reduce((sum, step) => sum + steps[step].total, 0);
+      const waits = STEPS.reduce((sum, step) => sum + waited(step), 0);
+      goals.push(
+        ratioGoal(
+          "lifecycle: server time vs its db + chain time",
+          total / waits,
+          { atMost: 1.5 },
+          (value) => `${value.toFixed(2)}×`,
+        ),
+      );
+    }
+    if (PAYMENTS > 0) {
+      console.log(`\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once`);
+      const burst = await measurePaymentBurst(server.url, rpcUrl, PAYMENTS);
+      const rate = await measureChainTransferRate(rpcUrl, PAYMENTS);
+      console.log(
+        `payments: ${burst.settled}/${burst.payments} settled in ${burst.seconds.toFixed(1)} s = ` +
+          `${burst.perSecond.toFixed(1)} payments/s; the chain alone: ${rate.transfers} transfers ` +
+          `from one key in ${rate.seconds.toFixed(1)} s = ${rate.perSecond.toFixed(1)} transfers/s ` +
+          `(${percent(burst.perSecond / rate.perSecond)})`,
+      );
+    }
+    memory.push({ server: "writes", warm, end: rssMiB(server) });
+  } finally {
+    await server.stop();
+    await scratch.drop();
+  }
 }
 
 async function main() {
   const autocannon = await loadAutocannon();
   await ensureBuild();
-
-  const schema = `bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  let server: NextServer | undefined;
   const chain = await startTestChain();
-  const cleanup = async () => {
-    await server?.stop();
-    await chain.stop();
-    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-    await admin.end();
-  };
-  const interrupted = () => {
-    console.error("\ninterrupted; cleaning up");
-    cleanup().finally(() => process.exit(130));
-  };
-  process.once("SIGINT", interrupted);
-  process.once("SIGTERM", interrupted);
-
+  const version = await queryOnce(DATABASE_URL, "SHOW server_version", []);
+  console.log(
+    `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ` +
+      `PostgreSQL ${(version.rows[0] as unknown as { server_version: string }).server_version}, ` +
+      `load ${os.loadavg()[0]!.toFixed(1)}; ${SETTINGS.connections} connections, ` +
+      `${SETTINGS.warmup} s warm-up, then ${SETTINGS.rounds} × ${SETTINGS.duration} s per side, ` +
+      `interleaved; loopback`,
+  );
+  const rows: Row[] = [];
+  const goals: Goal[] = [];
+  const memory: Memory[] = [];
   try {
-    const { rows } = await admin.query<{ server_version: string }>("SHOW server_version");
-    await admin.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-    const url = new URL(DATABASE_URL);
-    url.searchParams.set("schema", schema);
-    await migrateTarget(resolveDbTarget({ DATABASE_URL: url.toString() }));
-    await admin.query(`SET search_path TO ${quoteIdent(schema)}`);
-
-    console.log(
-      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), PostgreSQL ${rows[0]?.server_version}; ` +
-        `${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per measurement, loopback`,
-    );
-    server = await startServer(url.toString(), chain.rpcUrl);
-    const cookie = await signIn(server);
-
-    const measurements: Measurement[] = [];
-    let seeded = 0;
-    for (const size of [...SIZES].sort((a, b) => a - b)) {
-      const started = Date.now();
-      await seedJobs(admin, seeded + 1, size);
-      seeded = size;
-      console.log(`seeded ${size.toLocaleString("en-US")} jobs (${Date.now() - started} ms)`);
-
-      const { rows: picked } = await admin.query<{ id: string }>(
-        `SELECT "id" FROM "jobs" WHERE "status" = 'open' ORDER BY "createdAt" LIMIT 1 OFFSET $1`,
-        [Math.floor((size * 0.7) / 2)],
-      );
-      const targets: {
-        key: "list" | "job" | "session";
-        name: string;
-        path: string;
-        headers?: Record<string, string>;
-      }[] = [
-        {
-          key: "list",
-          name: "GET /api/v1/jobs?status=open&limit=50",
-          path: "/api/v1/jobs?status=open&limit=50",
-        },
-        {
-          key: "job",
-          name: "GET /api/v1/jobs/:id",
-          path: `/api/v1/jobs/${picked[0]!.id}`,
-        },
-        {
-          key: "session",
-          name: "GET /api/auth/session (signed in)",
-          path: "/api/auth/session",
-          headers: { cookie },
-        },
-      ];
-      for (const target of targets) {
-        const headers = target.headers ?? {};
-        const bytes = await prepareCeiling(server, target.key, target.path, headers);
-        const real = await drive(autocannon, server.url + target.path, headers);
-        const ceiling = await drive(autocannon, `${server.url}/api/dev/echo?key=${target.key}`);
-        measurements.push({ size, name: target.name, bytes, real, ceiling });
-        console.log(
-          `  ${target.name}: ${real.requests.average.toFixed(0)} req/s vs ceiling ${ceiling.requests.average.toFixed(0)} req/s`,
-        );
-      }
-    }
-    printTable(measurements);
-
-    if (PAYMENTS > 0) {
-      console.log(`\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once`);
-      const burst = await measurePaymentBurst(server.url, chain.rpcUrl, PAYMENTS);
-      const rate = await measureChainTransferRate(chain.rpcUrl, PAYMENTS);
-      console.log(
-        `payments: ${burst.settled}/${burst.payments} settled in ${burst.seconds.toFixed(1)} s = ` +
-          `${burst.perSecond.toFixed(1)} payments/s; the chain alone: ${rate.transfers} transfers ` +
-          `from one key in ${rate.seconds.toFixed(1)} s = ${rate.perSecond.toFixed(1)} transfers/s ` +
-          `(${((100 * burst.perSecond) / rate.perSecond).toFixed(0)}%)`,
-      );
+    await benchReads(autocannon, chain.rpcUrl, rows, goals, memory);
+    printRows(rows);
+    if (process.env.BENCH_WRITES !== "0") {
+      // A failure here (a lifecycle step refused, the chain gone) is a failed goal, not a lost run.
+      await benchWrites(autocannon, chain.rpcUrl, rows, goals, memory).catch((error: unknown) => {
+        console.error(`\nwrites: ${error instanceof Error ? error.message : String(error)}`);
+        goals.push({ goal: "writes, lifecycle and payments ran", measured: "error", pass: false });
+      });
     }
   } finally {
-    process.off("SIGINT", interrupted);
-    process.off("SIGTERM", interrupted);
-    await cleanup();
+    await chain.stop();
   }
+  printRows(rows);
+  printTable(
+    ["server", "RSS after warm-up MiB", "RSS at the end MiB", "growth"],
+    memory.map((m) => [m.server, m.warm.toFixed(0), m.end.toFixed(0), percent(m.end / m.warm - 1)]),
+    1,
+  );
+  for (const m of memory) {
+    goals.push(ratioGoal(`memory, ${m.server}: RSS growth`, m.end / m.warm - 1, { atMost: 0.2 }));
+  }
+  printGoals(goals);
+  console.log(
+    `(load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")})`,
+  );
 }
 
 main().then(

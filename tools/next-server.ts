@@ -6,6 +6,8 @@ import { appServerArgs } from "./run";
 /** The production app server (server/main.ts) as a child process on 127.0.0.1, as tests and the benchmark run it. */
 export interface NextServer {
   url: string;
+  /** The server's process (the benchmark reads its memory). */
+  pid: number;
   stop(): Promise<void>;
   /** SIGKILL at once: the process dies mid-request, as a crash would. */
   kill(): Promise<void>;
@@ -122,7 +124,7 @@ async function launchOnce(env: Record<string, string>, port: number): Promise<Ne
     if (output.includes("> Ready on")) {
       try {
         const response = await fetch(`${url}/api/v1/jobs?limit=1`);
-        if (response.ok) return { url, stop, kill, logs: () => output };
+        if (response.ok) return { url, pid: child.pid!, stop, kill, logs: () => output };
       } catch {
         // not answering yet
       }

@@ -446,7 +446,10 @@ export type paths = {
           limit?: number;
           cursor?: string;
         };
-        header?: never;
+        header?: {
+          /** @description An ETag of an earlier answer: 304 if it is still current. */
+          "if-none-match"?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -455,6 +458,9 @@ export type paths = {
         /** @description A page of jobs */
         200: {
           headers: {
+            /** @description The answer's entity tag; send it as If-None-Match. */
+            etag: string;
+            "cache-control": "public, max-age=0, must-revalidate";
             [name: string]: unknown;
           };
           content: {
@@ -465,6 +471,16 @@ export type paths = {
               };
             };
           };
+        };
+        /** @description Not modified: the answer named by If-None-Match is current. */
+        304: {
+          headers: {
+            /** @description The answer's entity tag; send it as If-None-Match. */
+            etag: string;
+            "cache-control": "public, max-age=0, must-revalidate";
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description The input is not valid (the message names the field and the rule). */
         400: {
@@ -646,7 +662,10 @@ export type paths = {
     get: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description An ETag of an earlier answer: 304 if it is still current. */
+          "if-none-match"?: string;
+        };
         path: {
           /** @description The job's id */
           id: string;
@@ -658,6 +677,9 @@ export type paths = {
         /** @description The job */
         200: {
           headers: {
+            /** @description The answer's entity tag; send it as If-None-Match. */
+            etag: string;
+            "cache-control": "public, max-age=0, must-revalidate";
             [name: string]: unknown;
           };
           content: {
@@ -665,6 +687,16 @@ export type paths = {
               data: components["schemas"]["Job"];
             };
           };
+        };
+        /** @description Not modified: the answer named by If-None-Match is current. */
+        304: {
+          headers: {
+            /** @description The answer's entity tag; send it as If-None-Match. */
+            etag: string;
+            "cache-control": "public, max-age=0, must-revalidate";
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description The input is not valid (the message names the field and the rule). */
         400: {

@@ -1,7 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { timeQueries } from "@/lib/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
 import type { DbTarget } from "./target";
 
@@ -14,14 +16,30 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-/** Opens a Prisma client on the target. Each call is a new client: callers own it. */
-export async function openDatabase(target: DbTarget): Promise<OpenDatabase> {
+/**
+ * Opens a Prisma client on the target. Each call is a new client: callers own it.
+ * `timeQueries` (the benchmark's server) times every PostgreSQL round-trip (lib/server-timing.ts).
+ */
+export async function openDatabase(
+  target: DbTarget,
+  options: { timeQueries?: boolean } = {},
+): Promise<OpenDatabase> {
   if (target.kind === "postgres") {
-    const adapter = new PrismaPg(
-      { connectionString: target.connectionString, max: 10 },
-      target.schema ? { schema: target.schema } : undefined,
-    );
-    const db = new PrismaClient({ adapter });
+    const config = { connectionString: target.connectionString, max: 10 };
+    const schema = target.schema ? { schema: target.schema } : undefined;
+    if (options.timeQueries) {
+      const pool = new pg.Pool(config);
+      pool.on("connect", timeQueries);
+      const db = new PrismaClient({ adapter: new PrismaPg(pool, schema) });
+      return {
+        db,
+        async close() {
+          await db.$disconnect();
+          await pool.end();
+        },
+      };
+    }
+    const db = new PrismaClient({ adapter: new PrismaPg(config, schema) });
     return { db, close: () => db.$disconnect() };
   }
   const release = target.dataDir ? acquirePgliteDirLock(target.dataDir) : () => {};

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { type Db, type OpenDatabase, openDatabase } from "./client";
+import { informedBySelf, listenForCommits } from "@/lib/events/commit-signal";
 import { resolveDbTarget } from "./target";
 
 export type { Db } from "./client";
@@ -16,11 +17,31 @@ const globalForDb = globalThis as typeof globalThis & {
 };
 
 export function getDb(): Promise<Db> {
-  globalForDb.__marketplaceDb ??= openDatabase(resolveDbTarget(getConfig())).catch((error) => {
+  globalForDb.__marketplaceDb ??= openServerDatabase().catch((error) => {
     globalForDb.__marketplaceDb = undefined;
     throw error;
   });
   return globalForDb.__marketplaceDb.then((open) => open.db);
+}
+
+/** The database, and what tells this process of its commits (for the read caches). */
+async function openServerDatabase(): Promise<OpenDatabase> {
+  const config = getConfig();
+  const target = resolveDbTarget(config);
+  const open = await openDatabase(target, { timeQueries: config.BENCHMARK_MODE === "true" });
+  if (target.kind === "pglite") {
+    informedBySelf(open.db);
+    return open;
+  }
+  const listener = listenForCommits(open.db, target.connectionString);
+  await listener.ready;
+  return {
+    ...open,
+    async close() {
+      await listener.stop();
+      await open.close();
+    },
+  };
 }
 
 /** Closes this process's database (graceful shutdown, in-process tests); the next getDb reopens. */

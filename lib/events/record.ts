@@ -6,6 +6,7 @@ import { isNotificationType } from "@/lib/notifications/recipients";
 import { type Notice, writeNotifications } from "@/lib/notifications/write";
 import type { EventType } from "@/lib/shared/schemas/events";
 import type { EventData } from "@/lib/shared/views";
+import { COMMIT_CHANNEL, noteCommit, notifyPayloadSql } from "./commit-signal";
 
 /**
  * The write side of the event feed. A marketplace write runs in `withEvents(db, body)`: what
@@ -47,17 +48,23 @@ const pending = new WeakMap<Tx, EventFact[]>();
 
 /** Runs `body` in a transaction and writes the events it recorded last, in that transaction. */
 export async function withEvents<T>(db: Db, body: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.$transaction(async (tx) => {
-    const facts: EventFact[] = [];
-    pending.set(tx, facts);
-    try {
-      const result = await body(tx);
-      await writeEvents(tx, facts);
-      return result;
-    } finally {
-      pending.delete(tx);
-    }
-  }, WRITE_TRANSACTION);
+  try {
+    return await db.$transaction(async (tx) => {
+      const facts: EventFact[] = [];
+      pending.set(tx, facts);
+      try {
+        const result = await body(tx);
+        await writeEvents(tx, facts);
+        return result;
+      } finally {
+        pending.delete(tx);
+      }
+    }, WRITE_TRANSACTION);
+  } finally {
+    // Committed (or perhaps committed: a failure can come after COMMIT): this process's read
+    // caches must not answer from before it.
+    noteCommit(db);
+  }
 }
 
 /** Announces an event of the running `withEvents` transaction (written when it ends). */
@@ -81,7 +88,11 @@ export async function writeEvents(tx: Tx, facts: readonly EventFact[]): Promise<
   if (facts.length === 0) return;
   const rows: Prisma.EventCreateManyInput[] = [];
   for (const fact of facts) rows.push(await eventRow(tx, fact));
-  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${EVENTS_LOCK})`);
+  // The same statement tells other server processes (LISTEN, lib/events/commit-signal.ts)
+  // once this transaction commits; PostgreSQL drops the notification on rollback.
+  await tx.$executeRawUnsafe(
+    `SELECT pg_advisory_xact_lock(${EVENTS_LOCK}), pg_notify('${COMMIT_CHANNEL}', ${notifyPayloadSql})`,
+  );
   const events = await tx.event.createManyAndReturn({
     data: rows,
     select: { id: true, type: true, data: true },

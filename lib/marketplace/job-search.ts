@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { JobSort, ListJobsQuery } from "@/lib/shared/schemas/jobs";
-import { bigint, float8, type SortKey, sortedIdPage } from "./sorted-page";
+import { bigint, float8, type SortKey, sortedIdPage, sortedIdPageSql } from "./sorted-page";
 
 type RankedSort = Exclude<JobSort, "newest">;
 
@@ -35,13 +35,19 @@ function sortKey(sort: RankedSort, q: string | undefined): SortKey {
   return { sort, key: Prisma.sql`"budgetAtomic"`, cast: bigint, desc: sort === "budget_desc" };
 }
 
+const searchPage = (query: ListJobsQuery, sort: RankedSort) => ({
+  from: Prisma.sql`"jobs"`,
+  conditions: jobFilters(query),
+  order: sortKey(sort, query.q),
+  cursor: query.cursor,
+  limit: query.limit,
+});
+
 /** One page of job ids in `sort` order with its next cursor. */
 export function searchJobIds(db: Db, query: ListJobsQuery, sort: RankedSort) {
-  return sortedIdPage(db, {
-    from: Prisma.sql`"jobs"`,
-    conditions: jobFilters(query),
-    order: sortKey(sort, query.q),
-    cursor: query.cursor,
-    limit: query.limit,
-  });
+  return sortedIdPage(db, searchPage(query, sort));
 }
+
+/** The statement searchJobIds runs (for EXPLAIN in npm run bench). */
+export const searchJobIdsSql = (query: ListJobsQuery, sort: RankedSort) =>
+  sortedIdPageSql(searchPage(query, sort));

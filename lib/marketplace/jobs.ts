@@ -1,13 +1,15 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "./ids";
-import { searchJobIds } from "./job-search";
+import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "./job-rows";
+import { jobFilters, searchJobIds, searchJobIdsSql } from "./job-search";
 import { announce, runWrite } from "./lifecycle";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
+import { cachedRead } from "./read-cache";
+import { decodeCursor, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
 
@@ -17,7 +19,11 @@ export function defaultHandle(poster: Address): string {
 
 export async function createJob(db: Db, poster: Address, input: CreateJobInput): Promise<JobView> {
   const row = await runWrite(db, async (tx) => {
-    await tx.wallet.upsert({ where: { address: poster }, create: { address: poster }, update: {} });
+    const wallet = await tx.wallet.upsert({
+      where: { address: poster },
+      create: { address: poster },
+      update: {},
+    });
     const job = await tx.job.create({
       data: {
         id: newId("job"),
@@ -30,10 +36,11 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
         handle: input.handle ?? defaultHandle(poster),
         posterAddress: poster,
       },
-      include: jobInclude,
     });
     announce(tx, "post", { jobId: job.id });
-    return job;
+    // What `include: jobInclude` would read back (two more round-trips) is known: the
+    // poster's row is the one just upserted, and a new job has no attachments.
+    return { ...job, poster: { verified: wallet.verified }, attachments: [] };
   });
   return toJobView(row);
 }
@@ -55,45 +62,53 @@ export async function getJobRowOrThrow(
   return row;
 }
 
-export async function getJob(db: Db, id: string): Promise<JobView> {
-  return toJobView(await getJobRowOrThrow(db, id));
+/** One job as anyone may see it; served from the read cache while no commit intervened. */
+export function getJob(db: Db, id: string): Promise<JobView> {
+  return cachedRead(db, `job:${id}`, async () => {
+    const [row] = isPossibleId(id) ? await selectJobRowsByIds(db, [id]) : [];
+    if (!row) throw notFound(`job ${id} not found`);
+    return toJobView(row);
+  });
 }
 
-export async function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+/** A page of jobs; first pages come from the read cache while no commit intervened. */
+export function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+  if (query.cursor) return readJobPage(db, query);
+  return cachedRead(db, `jobs:${JSON.stringify(query)}`, () => readJobPage(db, query));
+}
+
+/** How a page is read: by rank or budget (ids, then rows), or newest first in one statement. */
+function pagePlan(query: ListJobsQuery) {
   const sort = query.sort ?? (query.q !== undefined ? "relevance" : "newest");
   if (sort !== "newest" || query.q !== undefined) {
-    const { ids, nextCursor } = await searchJobIds(
-      db,
-      query,
-      sort === "newest" ? "relevance" : sort,
-    );
-    const rows = await db.job.findMany({ where: { id: { in: ids } }, include: jobInclude });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return { items: ids.map((id) => toJobView(byId.get(id)!)), nextCursor };
+    return { ranked: sort === "newest" ? "relevance" : sort } as const;
   }
-  const rows = await db.job.findMany({
-    where: {
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.category ? { category: query.category } : {}),
-      ...budgetBounds(query),
-      ...afterCursor(decodeCursor(query.cursor), "desc"),
-    },
-    orderBy: orderBy("desc"),
-    take: query.limit + 1,
-    include: jobInclude,
-  });
+  const conditions = jobFilters(query);
+  const after = decodeCursor(query.cursor);
+  if (after) {
+    conditions.push(
+      Prisma.sql`("createdAt", "id") < (${after.createdAt}::timestamp(3), ${after.id})`,
+    );
+  }
+  return { conditions };
+}
+
+async function readJobPage(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+  const plan = pagePlan(query);
+  if (plan.ranked) {
+    const { ids, nextCursor } = await searchJobIds(db, query, plan.ranked);
+    return { items: (await selectJobRowsByIds(db, ids)).map(toJobView), nextCursor };
+  }
+  const rows = await selectNewestJobRows(db, plan.conditions, query.limit + 1);
   const page = toPage(rows, query.limit);
   return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
 }
 
-function budgetBounds(query: ListJobsQuery) {
-  if (query.minBudgetUsdc === undefined && query.maxBudgetUsdc === undefined) return {};
-  return {
-    budgetAtomic: {
-      ...(query.minBudgetUsdc !== undefined ? { gte: usdcToAtomic(query.minBudgetUsdc) } : {}),
-      ...(query.maxBudgetUsdc !== undefined ? { lte: usdcToAtomic(query.maxBudgetUsdc) } : {}),
-    },
-  };
+/** The statement that finds a page's jobs (for EXPLAIN in npm run bench). */
+export function jobPageSql(query: ListJobsQuery): Prisma.Sql {
+  const plan = pagePlan(query);
+  if (plan.ranked) return searchJobIdsSql(query, plan.ranked);
+  return newestJobRowsSql(plan.conditions, query.limit + 1);
 }
 
 /** Pending proposal counts per job, for lists. */

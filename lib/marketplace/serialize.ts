@@ -26,7 +26,23 @@ export const jobInclude = {
 };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const checksum = (address: string) => getAddress(address) as Address;
+
+/**
+ * EIP-55 checksumming hashes the address (keccak-256), for every row of every list. Few distinct addresses recur across rows, so the answers are remembered
+ * (bounded: the map is dropped whole when full, which costs only recomputation).
+ */
+const checksums = new Map<string, Address>();
+const CHECKSUMS_KEPT = 10_000;
+
+function checksum(address: string): Address {
+  let known = checksums.get(address);
+  if (known === undefined) {
+    known = getAddress(address);
+    if (checksums.size >= CHECKSUMS_KEPT) checksums.clear();
+    checksums.set(address, known);
+  }
+  return known;
+}
 
 export function toJobView(row: JobRow): JobView {
   return {

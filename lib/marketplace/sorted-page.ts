@@ -22,17 +22,17 @@ interface IdRow {
   sortValue: bigint | number;
 }
 
-export async function sortedIdPage(
-  db: Db,
-  options: {
-    /** `FROM ...` (a table or a subquery with id and createdAt columns). */
-    from: Prisma.Sql;
-    conditions: Prisma.Sql[];
-    order: SortKey;
-    cursor: string | undefined;
-    limit: number;
-  },
-): Promise<{ ids: string[]; nextCursor: string | null }> {
+interface SortedPageOptions {
+  /** `FROM ...` (a table or a subquery with id and createdAt columns). */
+  from: Prisma.Sql;
+  conditions: Prisma.Sql[];
+  order: SortKey;
+  cursor: string | undefined;
+  limit: number;
+}
+
+/** The page's statement (its ids, one more than `limit`); for EXPLAIN too (npm run bench). */
+export function sortedIdPageSql(options: SortedPageOptions): Prisma.Sql {
   const { key, cast, desc, sort } = options.order;
   const conditions = [...options.conditions];
   const after = decodeSortedCursor(options.cursor, sort);
@@ -45,10 +45,17 @@ export async function sortedIdPage(
     ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
     : Prisma.empty;
   const direction = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  const rows = await db.$queryRaw<IdRow[]>`
+  return Prisma.sql`
     SELECT "id", "createdAt", ${key} AS "sortValue" FROM ${options.from} ${where}
     ORDER BY 3 ${direction}, "createdAt" ${direction}, "id" ${direction}
     LIMIT ${options.limit + 1}`;
+}
+
+export async function sortedIdPage(
+  db: Db,
+  options: SortedPageOptions,
+): Promise<{ ids: string[]; nextCursor: string | null }> {
+  const rows = await db.$queryRaw<IdRow[]>(sortedIdPageSql(options));
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
@@ -58,7 +65,7 @@ export async function sortedIdPage(
         ? encodeSortedCursor({
             createdAt: last.createdAt,
             id: last.id,
-            sort,
+            sort: options.order.sort,
             value: String(last.sortValue),
           })
         : null,

@@ -82,7 +82,12 @@ describe("the OpenAPI document", () => {
 
 describe("the checker every HTTP suite runs its answers through", () => {
   const url = "http://127.0.0.1:3000/api/v1/jobs/job_1";
-  const json = new Headers({ "content-type": "application/json" });
+  // A public read's answer: JSON with its ETag and revalidation headers.
+  const json = new Headers({
+    "content-type": "application/json",
+    etag: '"0123456789abcdef0123456789abcdef"',
+    "cache-control": "public, max-age=0, must-revalidate",
+  });
   const job = {
     id: "job_1",
     title: "t",

@@ -27,3 +27,29 @@ export function body(schema: z.ZodType, limit = JSON_BODY_LIMIT) {
     content: { "application/json": { schema } },
   };
 }
+
+/**
+ * A public read's 200 (with its ETag and caching headers) and its 304, for lib/http.ts's
+ * `ok(data, { revalidate })`; the request may send `If-None-Match`.
+ */
+export function revalidated(schema: z.ZodType, description: string) {
+  const headers = z.object({
+    etag: z.string().meta({ description: "The answer's entity tag; send it as If-None-Match." }),
+    "cache-control": z.literal("public, max-age=0, must-revalidate"),
+  });
+  return {
+    header: z.object({
+      "if-none-match": z
+        .string()
+        .optional()
+        .meta({ description: "An ETag of an earlier answer: 304 if it is still current." }),
+    }),
+    responses: {
+      "200": { ...json(schema, description), headers },
+      "304": {
+        description: "Not modified: the answer named by If-None-Match is current.",
+        headers,
+      },
+    },
+  };
+}

@@ -24,6 +24,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import type { SettlementNetwork } from "./network";
 import { SerialSender } from "./sender";
+import { timedRpcFetch } from "@/lib/server-timing";
 
 export type { FacilitatorClient };
 
@@ -57,7 +58,7 @@ export function createSelfHostedFacilitator(
   const account = privateKeyToAccount(options.privateKey);
   const client = createPublicClient({
     chain: settlement.chain,
-    transport: http(settlement.rpcUrl, { retryCount: 0, timeout: 15_000 }),
+    transport: http(settlement.rpcUrl, { retryCount: 0, timeout: 15_000, fetchFn: timedRpcFetch }),
     // ganache mines at once; Base makes a block every 2 s.
     pollingInterval: settlement.name === "local" ? 100 : 1_000,
   });

@@ -1089,6 +1089,44 @@ describe("the benchmark's echo hook exists only with BENCHMARK_MODE=true", () =>
     expect(stored.body).toEqual({ data: { key: "list", bytes: 14 } });
     expect((await client.get("/api/dev/echo?key=list")).body).toEqual({ data: [1, 2] });
   });
+
+  it("on: the write echo checks the caller as POST /api/v1/jobs does; answers carry Server-Timing", async () => {
+    const server = await testServer({ BENCHMARK_MODE: "true" });
+    const anon = new ApiClient(server.url);
+    expect((await anon.post("/api/dev/echo?key=write", { data: { id: "job_x" } })).status).toBe(
+      200,
+    );
+    const refused = await anon.post("/api/dev/echo-write", validJob);
+    expect(refused.status).toBe(401);
+    const poster = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const echoed = await poster.post("/api/dev/echo-write", validJob);
+    expect(echoed.status).toBe(201);
+    expect(echoed.body).toEqual({ data: { id: "job_x" } });
+    const posted = await poster.post("/api/v1/jobs", validJob);
+    expect(posted.status).toBe(201);
+    // total, then the database's share (its PostgreSQL round-trips; PGlite has none), then
+    // the chain's.
+    expect(posted.headers.get("server-timing")).toMatch(
+      /^total;dur=[\d.]+, db;dur=[\d.]+;desc="\d+ queries", chain;dur=[\d.]+;desc="0 calls"$/,
+    );
+  });
+
+  it("off: no write echo (404) and no Server-Timing", async () => {
+    const server = await testServer({});
+    const poster = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const echo = await poster.post("/api/dev/echo-write", validJob);
+    expect(echo.status).toBe(404);
+    expect(echo.body).toEqual({ error: "no such API endpoint" });
+    const posted = await poster.post("/api/v1/jobs", validJob);
+    expect(posted.status).toBe(201);
+    expect(posted.headers.get("server-timing")).toBeNull();
+  });
 });
 
 describe("rate limiting", () => {

@@ -21,18 +21,18 @@ import {
 import { errorResponses, WRITE } from "../errors";
 import { settleOperation } from "../settle";
 
-import { body, jobPath, json, sessionOrToken } from "../shared";
+import { body, jobPath, json, revalidated, sessionOrToken } from "../shared";
+
+const listRead = revalidated(pageEnvelope(jobViewSchema), "A page of jobs");
+const jobRead = revalidated(envelope(jobViewSchema), "The job");
 
 export const jobsPaths: ZodOpenApiPathsObject = {
   "/api/v1/jobs": {
     get: {
       tags: ["Jobs"],
       summary: "Jobs, newest first, in cursor pages",
-      requestParams: { query: listJobsQuerySchema },
-      responses: {
-        "200": json(pageEnvelope(jobViewSchema), "A page of jobs"),
-        ...errorResponses([400, 500, 503]),
-      },
+      requestParams: { query: listJobsQuerySchema, header: listRead.header },
+      responses: { ...listRead.responses, ...errorResponses([400, 500, 503]) },
     },
     post: {
       tags: ["Jobs"],
@@ -46,11 +46,8 @@ export const jobsPaths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Jobs"],
       summary: "A job",
-      requestParams: { path: jobPath },
-      responses: {
-        "200": json(envelope(jobViewSchema), "The job"),
-        ...errorResponses([400, 404, 500, 503]),
-      },
+      requestParams: { path: jobPath, header: jobRead.header },
+      responses: { ...jobRead.responses, ...errorResponses([400, 404, 500, 503]) },
     },
   },
   "/api/v1/jobs/{id}/proposals": {

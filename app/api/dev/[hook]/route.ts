@@ -1,9 +1,12 @@
 // /api/dev/:hook: development machinery, never the product (dev/hooks.ts decides which exist).
 // POST /api/dev/faucet { address, amountUsdc }: test USDC on the local chain.
-// GET|POST /api/dev/echo?key=list|job|session: the benchmark's ceiling (BENCHMARK_MODE only).
-import { ECHO_MAX_BYTES, echoKey, readEcho, storeEcho } from "@/dev/bench-echo";
+// GET|POST /api/dev/echo?key=...: the benchmark's ceiling (BENCHMARK_MODE only).
+// POST /api/dev/echo-write: the ceiling of an authenticated write (BENCHMARK_MODE only).
+import type { NextRequest } from "next/server";
+import { z } from "zod";
+import { ECHO_MAX_BYTES, echoKey, echoResponse, readEcho, storeEcho } from "@/dev/bench-echo";
 import { faucetSchema, requestTestUsdc } from "@/dev/faucet";
-import { assertDevHook } from "@/dev/hooks";
+import { assertDevHook, devHookEnabled } from "@/dev/hooks";
 import { DomainError } from "@/lib/errors";
 import { ok, otherMethods, readBody, route } from "@/lib/http";
 
@@ -11,13 +14,10 @@ type Params = { hook: string };
 
 export const GET = route<Params>({}, async ({ req, params }) => {
   if (assertDevHook(params.hook) !== "echo") throw onlyPost();
-  const bytes = readEcho(echoKey(req.nextUrl.searchParams.get("key")));
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
-  });
+  return echoResponse(readEcho(echoKey(req.nextUrl.searchParams.get("key"))));
 });
 
-export const POST = route<Params>({ rateLimit: "write" }, async ({ req, params, body }) => {
+const devPost = route<Params>({ rateLimit: "write" }, async ({ req, params, body }) => {
   if (assertDevHook(params.hook) === "faucet") {
     return ok(await requestTestUsdc(await body(faucetSchema)));
   }
@@ -26,6 +26,23 @@ export const POST = route<Params>({ rateLimit: "write" }, async ({ req, params, 
   storeEcho(key, bytes);
   return ok({ key, bytes: bytes.byteLength });
 });
+
+// What POST /api/v1/jobs does around its domain function (caller, scope, rate limit, JSON body
+// read and parsed), then the stored answer of a real one.
+const echoWrite = route<Params>(
+  { auth: true, scope: "post", rateLimit: "write" },
+  async ({ body }) => {
+    await body(z.unknown());
+    return echoResponse(readEcho("write"), 201);
+  },
+);
+
+export async function POST(req: NextRequest, next: { params: Promise<Params> }) {
+  const { hook } = await next.params;
+  // Elsewhere (and where the echo is off) devPost answers, with its 404 for unknown hooks.
+  if (hook === "echo-write" && devHookEnabled("echo")) return echoWrite(req, next);
+  return devPost(req, next);
+}
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");
 

@@ -4,8 +4,8 @@ import { created, okPage, otherMethods, route } from "@/lib/http";
 import { createJob, listJobs } from "@/lib/marketplace/jobs";
 import { createJobSchema, listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 
-export const GET = route({}, async ({ query }) =>
-  okPage(await listJobs(await getDb(), query(listJobsQuerySchema))),
+export const GET = route({}, async ({ req, query }) =>
+  okPage(await listJobs(await getDb(), query(listJobsQuerySchema)), { revalidate: req }),
 );
 
 export const POST = route(

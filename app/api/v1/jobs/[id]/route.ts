@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { ok, otherMethods, route } from "@/lib/http";
 import { getJob } from "@/lib/marketplace/jobs";
 
-export const GET = route<{ id: string }>({}, async ({ params }) =>
-  ok(await getJob(await getDb(), params.id)),
+export const GET = route<{ id: string }>({}, async ({ req, params }) =>
+  ok(await getJob(await getDb(), params.id), { revalidate: req }),
 );
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
