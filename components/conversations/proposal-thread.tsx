@@ -1,6 +1,6 @@
 import type { JobThread } from "@/lib/conversations/job-threads";
 import { pluralize, timeAgo } from "@/lib/shared/format";
-import { MessageForm } from "./message-form";
+import { MessageForm } from "@/components/jobs/job-page/role-actions";
 import { ThreadDisclosure } from "./thread-disclosure";
 
 /**

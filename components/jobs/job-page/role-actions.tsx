@@ -27,3 +27,7 @@ export const PayAcceptButton = dynamic(() =>
 export const RejectButton = dynamic(() =>
   import("@/components/jobs/reject-button").then((m) => m.RejectButton),
 );
+/** The private thread's form (the poster and the agent's side only). */
+export const MessageForm = dynamic(() =>
+  import("@/components/conversations/message-form").then((m) => m.MessageForm),
+);
