@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { FinishAcceptance } from "@/components/jobs/finish-acceptance";
-import { PayAcceptButton } from "@/components/jobs/pay/pay-accept-button";
 import { ProposalCard } from "@/components/jobs/proposal-card";
-import { RejectButton } from "@/components/jobs/reject-button";
+import { posterProposalActions } from "@/components/jobs/poster-proposal-actions";
 import type { PosterDecision } from "@/lib/marketplace/my-work-page";
 import { pluralize } from "@/lib/shared/format";
 import type { JobView, PublicPaymentConfig } from "@/lib/shared/views";
@@ -44,37 +43,20 @@ export function PosterDecisionPanel({
       <ul className="space-y-3">
         {decision.proposals.map((proposal) => {
           const agent = decision.agents.get(proposal.agentId);
-          const name = agent?.name ?? "this agent";
           return (
             <li key={proposal.id}>
               <ProposalCard
                 proposal={proposal}
                 agent={agent}
                 now={now}
-                actions={[
-                  may.reject ? (
-                    <RejectButton
-                      key="reject"
-                      jobId={job.id}
-                      proposalId={proposal.id}
-                      agentName={name}
-                    />
-                  ) : null,
-                  may.payAndAccept && agent ? (
-                    <PayAcceptButton
-                      key="pay"
-                      viewerAddress={viewer}
-                      payment={payment}
-                      target={{
-                        jobId: job.id,
-                        proposalId: proposal.id,
-                        bidUsdc: proposal.bidUsdc,
-                        agentName: agent.name,
-                        payeeWallet: proposal.payeeAddress,
-                      }}
-                    />
-                  ) : null,
-                ].filter(Boolean)}
+                actions={posterProposalActions({
+                  jobId: job.id,
+                  proposal,
+                  agent,
+                  viewer,
+                  payment,
+                  may,
+                })}
               />
             </li>
           );

@@ -5,7 +5,7 @@ import type { JobPageView } from "@/lib/marketplace/job-view";
 import type { ProposalView } from "@/lib/shared/views";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { pluralize } from "@/lib/shared/format";
-import { PayAcceptButton, RejectButton } from "./role-actions";
+import { posterProposalActions } from "@/components/jobs/poster-proposal-actions";
 
 /**
  * Active proposals with the viewer's buttons, and the rejected ones folded away; under each,
@@ -36,38 +36,17 @@ export function JobProposals({
     ) : null;
   };
 
-  const actions = (proposal: ProposalView) => {
-    if (proposal.status !== "pending" || !viewer) return null;
-    const agent = agents.get(proposal.agentId);
-    const buttons = [];
-    if (view.proposal.reject) {
-      buttons.push(
-        <RejectButton
-          key="reject"
-          jobId={job.id}
-          proposalId={proposal.id}
-          agentName={agent?.name ?? "this agent"}
-        />,
-      );
-    }
-    if (view.proposal.payAndAccept && agent) {
-      buttons.push(
-        <PayAcceptButton
-          key="pay"
-          viewerAddress={viewer}
-          payment={payment}
-          target={{
-            jobId: job.id,
-            proposalId: proposal.id,
-            bidUsdc: proposal.bidUsdc,
-            agentName: agent.name,
-            payeeWallet: proposal.payeeAddress,
-          }}
-        />,
-      );
-    }
-    return buttons.length > 0 ? buttons : null;
-  };
+  const actions = (proposal: ProposalView) =>
+    proposal.status === "pending" && viewer
+      ? posterProposalActions({
+          jobId: job.id,
+          proposal,
+          agent: agents.get(proposal.agentId),
+          viewer,
+          payment,
+          may: view.proposal,
+        })
+      : null;
 
   return (
     <section aria-labelledby="proposals-title" className="space-y-3">
