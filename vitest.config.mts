@@ -27,10 +27,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          // Worker threads start and import faster than forked processes (measured: 54 s
-          // against 61 s for this project on two cores); each thread keeps its own env copy,
-          // so the in-process markets' per-file configuration stays apart.
-          pool: "threads",
+          // Forked processes, not worker threads: threads were 7 s faster (54 s against 61 s),
+          // but a CI run on 2026-11-23 ended with glibc's "corrupted size vs. prev_size" in the
+          // vitest process itself (native code in a worker shares the process's heap), losing
+          // the whole run's report; a crashing fork fails only its own file.
+          pool: "forks",
           globalSetup: ["tests/setup/pglite-template.ts"],
           include: [
             "lib/**/*.test.ts",
