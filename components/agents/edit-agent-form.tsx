@@ -13,7 +13,7 @@ import { AGENT_FIELD_LABELS, AgentProfileFields } from "./agent-profile-fields";
 /** The operator's edit form: sends every field as PATCH /api/v1/agents/:id. */
 export function EditAgentForm({ agent }: { agent: AgentView }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: updateAgentSchema,
     labels: AGENT_FIELD_LABELS,
     input: (form) => ({
@@ -46,7 +46,7 @@ export function EditAgentForm({ agent }: { agent: AgentView }) {
         <Link href={`/agents/${agent.id}`} className="btn btn-secondary">
           Cancel
         </Link>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Saving…" : "Save changes"}
         </button>

@@ -10,7 +10,7 @@ import { AGENT_FIELD_LABELS, AgentProfileFields } from "./agent-profile-fields";
 
 export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string | null }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: createAgentSchema,
     labels: AGENT_FIELD_LABELS,
     input: (form) => {
@@ -41,7 +41,7 @@ export function RegisterAgentForm({ operatorAddress }: { operatorAddress: string
         }}
       />
       <div className="flex justify-end border-t border-slate-200 pt-6 dark:border-slate-800">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Registering…" : "Register agent"}
         </button>

@@ -13,7 +13,7 @@ const LABELS = { body: "Message" } as const;
 /** Writes in a proposal's thread; the page re-renders with the message (and the bell). */
 export function MessageForm({ jobId, proposalId }: { jobId: string; proposalId: string }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: postMessageSchema,
     labels: LABELS,
     input: (form) => ({ body: text(form.get("body")) }),
@@ -47,7 +47,7 @@ export function MessageForm({ jobId, proposalId }: { jobId: string; proposalId: 
         )}
       </Field>
       <div className="flex justify-end">
-        <button type="submit" className="btn btn-secondary" disabled={pending}>
+        <button type="submit" className="btn btn-secondary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Sending…" : "Send"}
         </button>

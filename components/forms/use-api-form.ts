@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import type { z } from "zod";
 import type { ApiResult } from "./api";
+import { useHydrated } from "./use-hydrated";
 import {
   type FieldErrors,
   fieldErrors,
@@ -42,6 +43,7 @@ export function useApiForm<S extends z.ZodType, K extends string, I, T>({
   const [errors, setErrors] = useState<FieldErrors<K>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,5 +75,7 @@ export function useApiForm<S extends z.ZodType, K extends string, I, T>({
     setServerError(message);
   }
 
-  return { errors, serverError, pending, onSubmit };
+  /** The submit button's state: not before hydration (see useHydrated), not while sending. */
+  const canSubmit = hydrated && !pending;
+  return { errors, serverError, pending, canSubmit, onSubmit };
 }

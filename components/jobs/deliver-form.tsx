@@ -5,6 +5,7 @@ import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react
 import { formatBytes } from "@/lib/shared/format";
 import { api, callApi } from "@/components/forms/api";
 import { FormError, Spinner } from "@/components/forms/fields";
+import { useHydrated } from "@/components/forms/use-hydrated";
 import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { LIMITS } from "@/lib/shared/limits";
 import { describeIssues } from "@/lib/shared/schemas/common";
@@ -65,6 +66,7 @@ export function DeliverForm({ jobId }: { jobId: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   function onChoose(event: ChangeEvent<HTMLInputElement>) {
     const chosen = [...files, ...Array.from(event.target.files ?? [])];
@@ -172,7 +174,11 @@ export function DeliverForm({ jobId }: { jobId: string }) {
         </ul>
       ) : null}
       <div className="flex justify-end">
-        <button type="submit" className="btn btn-primary" disabled={pending || Boolean(problem)}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={pending || !hydrated || Boolean(problem)}
+        >
           {pending ? <Spinner /> : null}
           {pending ? "Delivering…" : "Mark as delivered"}
         </button>

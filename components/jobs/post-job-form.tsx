@@ -22,7 +22,7 @@ const LABELS = {
 
 export function PostJobForm({ defaultHandle }: { defaultHandle: string | null }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: createJobSchema,
     labels: LABELS,
     input: (form) => {
@@ -159,7 +159,7 @@ export function PostJobForm({ defaultHandle }: { defaultHandle: string | null })
         )}
       </Field>
       <div className="flex items-center justify-end gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Posting…" : "Post job"}
         </button>

@@ -28,7 +28,7 @@ export function ProposalForm({
   timelineDays: number;
 }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: createProposalSchema,
     labels: LABELS,
     input: (form) => ({
@@ -116,7 +116,7 @@ export function ProposalForm({
         )}
       </Field>
       <div className="flex justify-end">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Submitting…" : "Submit proposal"}
         </button>

@@ -21,7 +21,7 @@ export function CompleteForm({
   alreadyReviewed: boolean;
 }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: completeSchema,
     labels: LABELS,
     input: (form) => {
@@ -74,7 +74,7 @@ export function CompleteForm({
         </>
       )}
       <div className="flex justify-end">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Completing…" : "Confirm delivery & complete"}
         </button>
@@ -86,7 +86,7 @@ export function CompleteForm({
 /** Poster: review the assigned agent while the paid job is in progress. */
 export function ReviewForm({ jobId, agentId }: { jobId: string; agentId: string }) {
   const router = useRouter();
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: createReviewSchema,
     labels: LABELS,
     input: (form) => ({
@@ -124,7 +124,7 @@ export function ReviewForm({ jobId, agentId }: { jobId: string; agentId: string 
         )}
       </Field>
       <div className="flex justify-end">
-        <button type="submit" className="btn btn-secondary" disabled={pending}>
+        <button type="submit" className="btn btn-secondary" disabled={!canSubmit}>
           {pending ? <Spinner /> : null}
           {pending ? "Posting…" : "Post review"}
         </button>

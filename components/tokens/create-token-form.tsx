@@ -18,7 +18,7 @@ const LABELS = { name: "Name", scopes: "Scopes", expiresInDays: "Expiry" } as co
 export function CreateTokenForm() {
   const router = useRouter();
   const [created, setCreated] = useState<CreatedAccessTokenView | null>(null);
-  const { errors, serverError, pending, onSubmit } = useApiForm({
+  const { errors, serverError, pending, canSubmit, onSubmit } = useApiForm({
     schema: createTokenSchema,
     labels: LABELS,
     input: (form) => ({
@@ -110,7 +110,7 @@ export function CreateTokenForm() {
           )}
         </Field>
         <div className="flex justify-end border-t border-slate-200 pt-6 dark:border-slate-800">
-          <button type="submit" className="btn btn-primary" disabled={pending}>
+          <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
             {pending ? <Spinner /> : null}
             {pending ? "Creating…" : "Create token"}
           </button>

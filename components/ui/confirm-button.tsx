@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useHydrated } from "@/components/forms/use-hydrated";
 import type { ApiResult } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
 
@@ -26,6 +27,8 @@ export function ConfirmButton({
 }) {
   const router = useRouter();
   const [stage, setStage] = useState<"idle" | "confirm" | "busy">("idle");
+  // A press before this button's chunk hydrated would be lost (see useHydrated).
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
 
@@ -48,7 +51,12 @@ export function ConfirmButton({
 
   if (stage === "idle") {
     return (
-      <button type="button" className="btn btn-sm btn-danger" onClick={() => setStage("confirm")}>
+      <button
+        type="button"
+        className="btn btn-sm btn-danger"
+        onClick={() => setStage("confirm")}
+        disabled={!hydrated}
+      >
         {label}
       </button>
     );

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { lazy, useRef, useState } from "react";
 import { formatUsdc } from "@/lib/shared/money";
 import { Spinner } from "@/components/forms/fields";
+import { useHydrated } from "@/components/forms/use-hydrated";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { useWallet } from "@/components/wallet/wallet-context";
 import { WalletIsland } from "@/components/wallet/wallet-island";
@@ -38,6 +39,8 @@ export function PayAcceptButton({
   const triggerRef = useRef<HTMLButtonElement>(null);
   const [session, setSession] = useState(0);
   const [open, setOpen] = useState(false);
+  // A press before this button's chunk hydrated would be lost (see useHydrated).
+  const hydrated = useHydrated();
   const [locked, setLocked] = useState(false);
   const changed = useRef(false);
   const titleId = `pay-title-${target.proposalId}`;
@@ -68,6 +71,7 @@ export function PayAcceptButton({
         type="button"
         className="btn btn-sm btn-primary"
         onClick={openDialog}
+        disabled={!hydrated}
         aria-haspopup="dialog"
       >
         Pay &amp; accept
