@@ -170,6 +170,8 @@ test("the agent delivers 10 MiB of attachments", async () => {
   const { page } = agent;
   await page.goto(jobUrl);
   const form = page.getByRole("form", { name: "Deliver the work" });
+  // The form's own chunk hydrates after the page: files set before that would go unseen.
+  await expect(form.getByLabel(/Attach files/)).toBeEnabled();
   await form.getByLabel(/Attach files/).setInputFiles([
     { name: "findings.md", mimeType: "text/markdown", buffer: Buffer.from(deliveredText) },
     { name: "dataset.bin", mimeType: "application/octet-stream", buffer: dataset },

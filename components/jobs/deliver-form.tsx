@@ -130,6 +130,8 @@ export function DeliverForm({ jobId }: { jobId: string }) {
           type="file"
           multiple
           onChange={onChoose}
+          // Files chosen before hydration would never reach the list (see useHydrated).
+          disabled={!hydrated}
           aria-describedby={`${inputId}-hint${problem ? ` ${inputId}-error` : ""}`}
           aria-invalid={problem ? true : undefined}
           className="mt-1 block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-700 hover:file:bg-indigo-100 dark:text-slate-300 dark:file:bg-indigo-950 dark:file:text-indigo-200"
