@@ -3,6 +3,7 @@ import {
   type Browser,
   type BrowserContext,
   expect,
+  type Locator,
   type Page,
   test as base,
 } from "@playwright/test";
@@ -197,6 +198,29 @@ export async function walletReady(page: Page) {
   await expect(
     page.getByRole("banner").getByRole("button", { name: /connect wallet|sign in|account/i }),
   ).toBeVisible();
+}
+
+/**
+ * Picks a rating in a review form. The stars are radios drawn as stars (the input itself is
+ * visually hidden, hence `force`), disabled until the form hydrated (see useHydrated).
+ */
+export async function rate(form: Locator, stars: number) {
+  const star = form.getByRole("radio", { name: `${stars} star${stars === 1 ? "" : "s"}` });
+  await expect(star).toBeEnabled();
+  await star.check({ force: true });
+  await expect(form.getByText(`${stars} / 5`)).toBeVisible();
+}
+
+/**
+ * Holds every script of the page back by `ms`, as a loaded machine does: the server's HTML is
+ * up and its buttons visible well before React has hydrated them. A press in that window must
+ * wait for the button (useHydrated keeps it disabled), never be lost.
+ */
+export async function slowScripts(page: Page, ms = 1_500) {
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
 }
 
 export const test = base;

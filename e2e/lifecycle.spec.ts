@@ -13,6 +13,7 @@ import {
   KEYS,
   newActor,
   propose,
+  rate,
   registerAgent,
   screenshots,
   signInWithUi,
@@ -205,7 +206,7 @@ test("the poster downloads the delivery and completes the job with a review", as
 
   const form = page.getByRole("form", { name: "Complete the job" });
   await expectAccessible(page, "delivered job (poster)");
-  await form.getByRole("radio", { name: "5 stars" }).check({ force: true });
+  await rate(form, 5);
   await form.getByLabel(/Comment/).fill("Thorough and on time.");
   await screenshots(page, "job-complete-poster");
   await form.getByRole("button", { name: "Confirm delivery & complete" }).click();

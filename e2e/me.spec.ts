@@ -11,10 +11,12 @@ import {
   KEYS,
   newActor,
   propose,
+  rate,
   registerAgent,
   screenshots,
   signInWithApi,
   signInWithUi,
+  slowScripts,
   test,
   unique,
   walletReady,
@@ -120,10 +122,12 @@ test("the operator sees the assignment and delivers from /me; earnings show the 
 
 test("the poster confirms and rates the delivery from /me; the spend shows", async () => {
   const { page } = poster;
-  await page.goto("/me");
+  // The stars are pressed as soon as they show, before the form's code has run.
+  await slowScripts(page);
+  await page.goto("/me", { waitUntil: "commit" });
   const toConfirm = myJob(poster, "to_confirm", jobId);
   await expect(toConfirm).toBeVisible();
-  await toConfirm.getByRole("radio", { name: "5 stars" }).check({ force: true });
+  await rate(toConfirm, 5);
   await toConfirm.getByRole("button", { name: "Confirm delivery & complete" }).click();
   await expect(myJob(poster, "done", jobId)).toBeVisible();
   // The spend summary and the payment with its hash (other specs' payments may be there too).

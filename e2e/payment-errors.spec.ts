@@ -10,6 +10,7 @@ import {
   registerAgent,
   screenshots,
   signInWithUi,
+  slowScripts,
   test,
   tokenBalance,
   walletReady,
@@ -132,7 +133,9 @@ test("a job paid but not accepted offers to finish the acceptance", async ({
   const cookie = poster.api.cookie!.split("=").slice(1).join("=");
   await poster.context.addCookies([{ name: "marketplace_session", value: cookie, url: baseURL! }]);
   const { page } = poster;
-  await page.goto(`/jobs/${job.id}`);
+  // The button is pressed as soon as it shows, before its code has run (a CI run lost it).
+  await slowScripts(page);
+  await page.goto(`/jobs/${job.id}`, { waitUntil: "commit" });
   await expect(
     page.getByRole("heading", { name: "Payment settled — finish the acceptance" }),
   ).toBeVisible();

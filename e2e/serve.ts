@@ -27,7 +27,7 @@ async function main() {
 
   const child: ChildProcess = spawn(
     process.execPath,
-    [...appServerArgs, "-H", "127.0.0.1", "-p", String(port)],
+    [...appServerArgs(), "-H", "127.0.0.1", "-p", String(port)],
     {
       stdio: "inherit",
       env: {

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import type pg from "pg";
 
 /**
@@ -35,21 +35,52 @@ export async function withServerTiming(handle: () => Promise<Response>): Promise
   return response;
 }
 
-function record(kind: "db" | "chain", started: number) {
+/** Starts timing a wait of the request running now; the returned function ends it. */
+function startWait(kind: "db" | "chain"): () => void {
+  // Read now: a callback may run outside the request's async context.
   const waits = requests.getStore();
-  if (!waits) return;
-  waits[kind] += performance.now() - started;
-  if (kind === "db") waits.dbCalls += 1;
-  else waits.chainCalls += 1;
+  if (!waits) return () => {};
+  const started = performance.now();
+  return () => {
+    waits[kind] += performance.now() - started;
+    if (kind === "db") waits.dbCalls += 1;
+    else waits.chainCalls += 1;
+  };
 }
 
-/** Times each promise-returning query of a pooled connection (wired on the pool's "connect"). */
-export function timeQueries(client: pg.PoolClient): void {
+/**
+ * Times every query of the pool (the benchmark's server). pg-pool hands a waiting query its
+ * connection from the code that released one, outside the query's request: the callback is
+ * bound to the asking request, so that each query is counted for the request that made it.
+ */
+export function timePool(pool: pg.Pool): void {
+  pool.on("connect", timeQueries);
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown;
+  (pool as { connect: unknown }).connect = (callback?: unknown) =>
+    typeof callback === "function"
+      ? connect(AsyncResource.bind(callback as (...args: unknown[]) => unknown))
+      : connect();
+}
+
+/**
+ * Times each query of a pooled connection (wired on the pool's "connect"): those that answer a
+ * promise (a transaction's) and those that answer through a callback (`pool.query`, which
+ * Prisma uses outside transactions, calls the client so).
+ */
+function timeQueries(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (...args: unknown[]) => {
-    const started = performance.now();
+    const done = startWait("db");
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      args[args.length - 1] = (...results: unknown[]) => {
+        done();
+        return (callback as (...results: unknown[]) => unknown)(...results);
+      };
+      return query(...args);
+    }
     const result = query(...args);
-    if (result instanceof Promise) return result.finally(() => record("db", started));
+    if (result instanceof Promise) return result.finally(done);
     return result;
   };
 }
@@ -59,10 +90,10 @@ export async function timedRpcFetch(
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> {
-  const started = performance.now();
+  const done = startWait("chain");
   try {
     return await fetch(input, init);
   } finally {
-    record("chain", started);
+    done();
   }
 }

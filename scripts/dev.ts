@@ -7,7 +7,7 @@ import { migrateTarget } from "@/lib/db/setup";
 import { describeTarget, resolveDbTarget } from "@/lib/db/target";
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { seedDemoData } from "@/dev/seed";
-import { appServerArgs, run } from "../tools/run";
+import { devServerArgs, run } from "../tools/run";
 import { startDevChain } from "../tools/dev-chain";
 
 async function main() {
@@ -28,7 +28,7 @@ async function main() {
 
   const chain = config.SETTLEMENT_NETWORK === "local" ? await startDevChain() : undefined;
   console.log("Starting the app on http://localhost:3000 …");
-  const code = await run(process.execPath, [...appServerArgs, "--dev", ...process.argv.slice(2)], {
+  const code = await run(process.execPath, [...devServerArgs, "--dev", ...process.argv.slice(2)], {
     // The local chain's facilitator key unless one was given (the production code has none).
     env: { ...(chain ? LOCAL_FACILITATOR_ENV : {}), ...process.env, NODE_ENV: "development" },
   });

@@ -10,7 +10,7 @@ import { appServerArgs, run } from "../tools/run";
 async function main() {
   const target = resolveDbTarget(getConfig());
   if (target.kind === "pglite") await migrateTarget(target, (line) => console.log(line));
-  const args = [...appServerArgs, ...process.argv.slice(2)];
+  const args = [...appServerArgs(), ...process.argv.slice(2)];
   process.exit(
     await run(process.execPath, args, { env: { ...process.env, NODE_ENV: "production" } }),
   );

@@ -16,7 +16,7 @@ interface AutocannonResult {
   timeouts: number;
   non2xx: number;
 }
-type Autocannon = (options: {
+export type Autocannon = (options: {
   url: string;
   connections: number;
   duration: number;

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
-import { getSettlementNetwork } from "@/lib/payments/network";
+import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
+import { type Env, getConfig } from "@/lib/config";
+import { resolveSettlementNetwork } from "@/lib/payments/network";
 import { tsxBin } from "./run";
 
 /**
@@ -7,7 +9,7 @@ import { tsxBin } from "./run";
  * already answering at CHAIN_RPC_URL. Resolves once the RPC is ready and the token deployed.
  */
 export async function startDevChain(): Promise<{ stop(): Promise<void> }> {
-  const { rpcUrl } = getSettlementNetwork();
+  const { rpcUrl, asset } = localNetwork();
   if (await rpcAnswers(rpcUrl)) {
     console.log(`Local chain already running at ${rpcUrl}`);
     return { stop: async () => {} };
@@ -17,7 +19,7 @@ export async function startDevChain(): Promise<{ stop(): Promise<void> }> {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const deadline = Date.now() + 60_000;
-  while (!(await tokenDeployed(rpcUrl))) {
+  while (!(await tokenDeployed(rpcUrl, asset))) {
     if (child.exitCode !== null) throw new Error("the local chain did not start (see above)");
     if (Date.now() > deadline)
       throw new Error(`the local chain did not answer at ${rpcUrl} within 60 s`);
@@ -49,9 +51,22 @@ async function rpcAnswers(rpcUrl: string) {
   }
 }
 
-async function tokenDeployed(rpcUrl: string) {
+/**
+ * The chain's RPC and token as configured. Not getSettlementNetwork(): that also resolves the
+ * facilitator, whose key this process has none of (npm run dev gives the app server the local
+ * chain's, LOCAL_FACILITATOR_ENV), and a fresh checkout's `npm run dev` stopped here.
+ */
+export function localNetwork(config: Env = getConfig()) {
+  return resolveSettlementNetwork({
+    ...config,
+    FACILITATOR_PRIVATE_KEY:
+      config.FACILITATOR_PRIVATE_KEY ?? LOCAL_FACILITATOR_ENV.FACILITATOR_PRIVATE_KEY,
+  });
+}
+
+async function tokenDeployed(rpcUrl: string, asset: string) {
   try {
-    const code = await rpc(rpcUrl, "eth_getCode", [getSettlementNetwork().asset, "latest"]);
+    const code = await rpc(rpcUrl, "eth_getCode", [asset, "latest"]);
     return typeof code === "string" && code.length > 2;
   } catch {
     return false;

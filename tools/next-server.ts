@@ -42,26 +42,34 @@ const BIND_ATTEMPTS = 5;
  * port); pass `APP_URL: ""` to start without one. The server runs in its own process group
  * so `stop` ends it whole.
  */
-export async function launchNextServer(env: Record<string, string>): Promise<NextServer> {
+export async function launchNextServer(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<NextServer> {
   // APP_URL names the server's own origin, so the port is chosen before the start; the server
   // binds it itself, and a port someone else took meanwhile means another attempt, not a
   // server on a port it does not own.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launchOnce(env, await candidatePort());
+      return await launchOnce(env, nodeArgs, await candidatePort());
     } catch (error) {
       if (!(error instanceof AddressInUse) || attempt >= BIND_ATTEMPTS) throw error;
     }
   }
 }
 
-async function launchOnce(env: Record<string, string>, port: number): Promise<NextServer> {
+async function launchOnce(
+  env: Record<string, string>,
+  nodeArgs: readonly string[],
+  port: number,
+): Promise<NextServer> {
   let output = "";
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...appServerArgs,
+      ...nodeArgs,
+      ...appServerArgs(),
       ...(env.NODE_ENV === "test" ? ["--test"] : []),
       "-H",
       "127.0.0.1",

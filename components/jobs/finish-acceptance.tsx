@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api, callApi } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 /** The job is paid (a succeeded settlement) but the accept call never landed: finish it. */
 export function FinishAcceptance({
@@ -17,6 +18,8 @@ export function FinishAcceptance({
 }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
+  // A press before this button's chunk hydrated would be lost (see useHydrated).
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
 
   async function finish() {
@@ -42,7 +45,7 @@ export function FinishAcceptance({
         type="button"
         className="btn btn-primary w-full sm:w-auto"
         onClick={finish}
-        disabled={busy}
+        disabled={busy || !hydrated}
       >
         {busy ? <Spinner /> : null}
         {error ? "Retry acceptance" : "Finish acceptance"}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 /** Five radio buttons drawn as stars; arrow keys move between them like any radio group. */
 export function RatingInput({
@@ -19,6 +20,9 @@ export function RatingInput({
   const [value, setValue] = useState(0);
   const [hover, setHover] = useState(0);
   const shown = hover || value;
+  // A star pressed before hydration would check the radio but never light the stars, and
+  // pressing it again changes nothing: the stars wait for React (see useHydrated).
+  const hydrated = useHydrated();
   return (
     <fieldset aria-describedby={error ? `${idPrefix}-error` : undefined}>
       <legend className="field-label">
@@ -40,6 +44,7 @@ export function RatingInput({
               value={star}
               className="sr-only"
               checked={value === star}
+              disabled={!hydrated}
               onChange={() => setValue(star)}
               aria-label={`${star} star${star === 1 ? "" : "s"}`}
             />

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api, callApi } from "@/components/forms/api";
 import { Spinner } from "@/components/forms/fields";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 /** Marks notifications read (the named ones, or all up to an id), then refreshes the page. */
 export function MarkReadButton({
@@ -17,6 +18,8 @@ export function MarkReadButton({
 }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
+  // A press before this button's chunk hydrated would be lost (see useHydrated).
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   async function markRead() {
     setPending(true);
@@ -32,7 +35,7 @@ export function MarkReadButton({
         type="button"
         className="btn btn-secondary"
         onClick={markRead}
-        disabled={pending}
+        disabled={pending || !hydrated}
         aria-label={accessibleLabel}
       >
         {pending ? <Spinner /> : null}

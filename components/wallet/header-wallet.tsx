@@ -1,5 +1,6 @@
 "use client";
 
+import { useHydrated } from "@/components/forms/use-hydrated";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
 import { AccountButton, DevWalletBar } from "./lazy";
 import { useWallet } from "./wallet-context";
@@ -21,10 +22,12 @@ export function HeaderWallet({ sessionAddress }: { sessionAddress: string | null
 
 function PlainWalletButton({ sessionAddress }: { sessionAddress: string | null }) {
   const { requestSignIn } = useWallet();
+  // A press before the header hydrated would be lost (see useHydrated).
+  const disabled = !useHydrated();
   return sessionAddress ? (
-    <SignedInButton address={sessionAddress} onClick={requestSignIn} />
+    <SignedInButton address={sessionAddress} onClick={requestSignIn} disabled={disabled} />
   ) : (
-    <ConnectWalletButton onClick={requestSignIn} />
+    <ConnectWalletButton onClick={requestSignIn} disabled={disabled} />
   );
 }
 

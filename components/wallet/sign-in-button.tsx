@@ -1,5 +1,6 @@
 "use client";
 
+import { useHydrated } from "@/components/forms/use-hydrated";
 import { useWallet } from "./wallet-context";
 
 /** Opens the connect / sign-in modal (loading the wallet first); carries no wallet code. */
@@ -11,8 +12,10 @@ export function SignInButton({
   className?: string;
 }) {
   const { requestSignIn } = useWallet();
+  // A press before this button hydrated would be lost (see useHydrated).
+  const hydrated = useHydrated();
   return (
-    <button type="button" className={className} onClick={requestSignIn}>
+    <button type="button" className={className} onClick={requestSignIn} disabled={!hydrated}>
       {children}
     </button>
   );

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
+import { ensureWallet } from "@/lib/db/wallets";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import type { AccessToken } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/errors";
@@ -50,7 +51,7 @@ export async function createAccessToken(
   const secret = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const address = getAddress(wallet);
   const row = await db.$transaction(async (tx) => {
-    await tx.wallet.upsert({ where: { address }, create: { address }, update: {} });
+    await ensureWallet(tx, address);
     return tx.accessToken.create({
       data: {
         id: newId("tok"),

@@ -4,6 +4,7 @@ import { SiweMessage } from "siwe";
 import { type Address, getAddress } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { ensureWallet } from "@/lib/db/wallets";
 import { DomainError, invalid, unauthenticated } from "@/lib/errors";
 
 export const NONCE_TTL_MS = 10 * 60 * 1000;
@@ -67,7 +68,7 @@ export async function verifySiwe(db: Db, input: VerifySiweInput): Promise<Addres
   }
 
   const address = getAddress(message.address);
-  await db.wallet.upsert({ where: { address }, create: { address }, update: {} });
+  await ensureWallet(db, address);
   return address;
 }
 

@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { timeQueries } from "@/lib/server-timing";
+import { timePool } from "@/lib/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
 import type { DbTarget } from "./target";
 
@@ -29,7 +29,7 @@ export async function openDatabase(
     const schema = target.schema ? { schema: target.schema } : undefined;
     if (options.timeQueries) {
       const pool = new pg.Pool(config);
-      pool.on("connect", timeQueries);
+      timePool(pool);
       const db = new PrismaClient({ adapter: new PrismaPg(pool, schema) });
       return {
         db,

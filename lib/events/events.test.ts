@@ -26,7 +26,13 @@ import {
   startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { feedHead, listEvents, readEvents } from "./feed";
-import { EVENTS_LOCK_KEY, withEvents, writeEvents } from "./record";
+import {
+  EVENTS_LOCK_KEY,
+  recordEvent,
+  withEvents,
+  writeEvents,
+  writeInOneStatement,
+} from "./record";
 
 let market: InProcessMarket;
 let poster: LocalAccount;
@@ -243,6 +249,52 @@ describe("every write announces its event in its own transaction", () => {
     expect(row.status).toBe("delivered");
     expect(await market.db.review.count({ where: { jobId: job.id } })).toBe(0);
     expect((await eventsOf(job.id)).at(-1)?.type).toBe("job.delivered");
+  });
+
+  it("an event naming a row that does not exist fails its write, and names the row", async () => {
+    const { job } = await jobWithBid(market.db, poster.address, operator.address);
+    await expect(
+      withEvents(market.db, async (tx) => {
+        recordEvent(tx, { type: "proposal.rejected", jobId: job.id, proposalId: "prop_nowhere" });
+      }),
+    ).rejects.toThrow("event proposal.rejected: proposal prop_nowhere not found");
+    // A job transition names the job's accepted proposal, which has no foreign key.
+    await market.db.job.update({
+      where: { id: job.id },
+      data: { acceptedProposalId: "prop_gone" },
+    });
+    await expect(
+      withEvents(market.db, async (tx) => {
+        recordEvent(tx, { type: "job.delivered", jobId: job.id });
+      }),
+    ).rejects.toThrow("event job.delivered: proposal prop_gone not found");
+    await expect(
+      withEvents(market.db, async (tx) => {
+        recordEvent(tx, { type: "job.created", jobId: "job_nowhere" });
+      }),
+    ).rejects.toThrow("event job.created: job job_nowhere not found");
+    expect(await eventsOf(job.id)).toEqual([
+      expect.objectContaining({ type: "job.created" }),
+      expect.objectContaining({ type: "proposal.submitted" }),
+    ]);
+  });
+
+  it("a one-statement write refuses an event that notifies: those need the event's id", async () => {
+    const { job } = await jobWithBid(market.db, poster.address, operator.address);
+    await expect(
+      writeInOneStatement(market.db, {
+        ctes: `"nothing" AS (SELECT 1)`,
+        select: `SELECT 1 AS "one"`,
+        values: [],
+        events: [
+          {
+            fact: { type: "proposal.rejected", jobId: job.id },
+            row: { status: "open", category: "data", posterAddress: poster.address },
+          },
+        ],
+      }),
+    ).rejects.toThrow("event proposal.rejected notifies: write it in withEvents()");
+    expect(await eventsOf(job.id)).toHaveLength(2);
   });
 
   it("an announcement outside runWrite is a programming error, not a lost event", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
+import { ensureWallet } from "@/lib/db/wallets";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import type {
@@ -54,9 +55,12 @@ export async function createWebhook(
   // transaction: the embedded database has one connection).
   const startAfterEventId = await feedHead(db);
   const row = await db.$transaction(async (tx) => {
-    await tx.wallet.upsert({ where: { address: owner }, create: { address: owner }, update: {} });
+    await ensureWallet(tx, owner);
     // Serialises this wallet's creations, so that the limit holds under concurrent requests.
-    await tx.$queryRaw`SELECT "address" FROM "wallets" WHERE "address" = ${owner} FOR UPDATE`;
+    // NO KEY UPDATE: a job's creation checks its poster's key (FOR KEY SHARE) while it holds
+    // the events lock (lib/events/record.ts); FOR UPDATE would make it wait for this
+    // transaction, and every event writer behind it.
+    await tx.$queryRaw`SELECT "address" FROM "wallets" WHERE "address" = ${owner} FOR NO KEY UPDATE`;
     const count = await tx.webhookSubscription.count({ where: { ownerAddress: owner } });
     if (count >= MAX_WEBHOOKS_PER_WALLET) {
       throw conflict(`a wallet may have at most ${MAX_WEBHOOKS_PER_WALLET} webhooks`);

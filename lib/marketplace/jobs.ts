@@ -1,5 +1,7 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
+import { insertWalletSql, walletVerifiedSql } from "@/lib/db/wallets";
+import { writeInOneStatement } from "@/lib/events/record";
 import { notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
@@ -7,7 +9,7 @@ import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "./ids";
 import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "./job-rows";
 import { jobFilters, searchJobIds, searchJobIdsSql } from "./job-search";
-import { announce, runWrite } from "./lifecycle";
+import { ANNOUNCEMENTS } from "./lifecycle";
 import { cachedRead } from "./read-cache";
 import { decodeCursor, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
@@ -17,32 +19,70 @@ export function defaultHandle(poster: Address): string {
   return `@${poster.slice(2, 8)}`;
 }
 
+/**
+ * post: one statement (lib/events/record.ts, writeInOneStatement): the poster's wallet row if
+ * it has none yet, the job, its `job.created` event. Everything the answer shows is known
+ * before the write but the poster's Verified badge, which the statement answers.
+ */
 export async function createJob(db: Db, poster: Address, input: CreateJobInput): Promise<JobView> {
-  const row = await runWrite(db, async (tx) => {
-    const wallet = await tx.wallet.upsert({
-      where: { address: poster },
-      create: { address: poster },
-      update: {},
-    });
-    const job = await tx.job.create({
-      data: {
-        id: newId("job"),
-        title: input.title,
-        description: input.description,
-        category: input.category,
-        budgetAtomic: usdcToAtomic(input.budgetUsdc),
-        timelineDays: input.timelineDays,
-        requirements: input.requirements,
-        handle: input.handle ?? defaultHandle(poster),
-        posterAddress: poster,
+  const now = new Date();
+  const job: Omit<JobRow, "poster" | "attachments"> = {
+    id: newId("job"),
+    title: input.title,
+    description: input.description,
+    category: input.category,
+    budgetAtomic: usdcToAtomic(input.budgetUsdc),
+    timelineDays: input.timelineDays,
+    requirements: input.requirements,
+    handle: input.handle ?? defaultHandle(poster),
+    status: "open",
+    posterAddress: poster,
+    assignedAgentId: null,
+    acceptedProposalId: null,
+    paymentTxHash: null,
+    createdAt: now,
+    updatedAt: now,
+    deliveredAt: null,
+    completedAt: null,
+  };
+  // The columns hold UTC without a zone, as Prisma writes them.
+  const at = now.toISOString().replace("Z", "");
+  const [answer] = await writeInOneStatement<{ posterVerified: boolean }>(db, {
+    ctes: `"new_wallet" AS (${insertWalletSql("$1")}),
+       "new_job" AS (
+         INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic",
+           "timelineDays", "requirements", "handle", "status", "posterAddress", "createdAt",
+           "updatedAt")
+         VALUES ($3, $4, $5, $6::"Category", $7::bigint, $8::int, $9::text[], $10,
+           $11::"JobStatus", $1, $2::timestamp(3), $2::timestamp(3))
+       )`,
+    select: `SELECT ${walletVerifiedSql("new_wallet", "$1")} AS "posterVerified"`,
+    values: [
+      poster,
+      at,
+      job.id,
+      job.title,
+      job.description,
+      job.category,
+      job.budgetAtomic,
+      job.timelineDays,
+      job.requirements,
+      job.handle,
+      job.status,
+    ],
+    events: [
+      {
+        fact: { type: ANNOUNCEMENTS.post, jobId: job.id },
+        row: { status: job.status, category: job.category, posterAddress: poster },
       },
-    });
-    announce(tx, "post", { jobId: job.id });
-    // What `include: jobInclude` would read back (two more round-trips) is known: the
-    // poster's row is the one just upserted, and a new job has no attachments.
-    return { ...job, poster: { verified: wallet.verified }, attachments: [] };
+    ],
   });
-  return toJobView(row);
+  // A new job has no attachments.
+  return toJobView({
+    ...job,
+    poster: { verified: answer?.posterVerified === true },
+    attachments: [],
+  });
 }
 
 export async function findJobRow(

@@ -1237,7 +1237,7 @@ describe("production start", () => {
       /does not match a development start/,
     ],
   ])("refuses %s", async (_name, env, args, message) => {
-    const child = spawn(process.execPath, [...appServerArgs, ...args, "-p", "0"], {
+    const child = spawn(process.execPath, [...appServerArgs(), ...args, "-p", "0"], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -2,8 +2,7 @@ import { ProposalThread } from "@/components/conversations/proposal-thread";
 import { ProposalCard } from "@/components/jobs/proposal-card";
 import type { JobThread } from "@/lib/conversations/job-threads";
 import type { JobPageView } from "@/lib/marketplace/job-view";
-import type { ProposalView } from "@/lib/shared/views";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { ProposalView, PublicPaymentConfig } from "@/lib/shared/views";
 import { pluralize } from "@/lib/shared/format";
 import { posterProposalActions } from "@/components/jobs/poster-proposal-actions";
 

@@ -1,7 +1,7 @@
 // Conversations: one private thread per proposal (poster ↔ the agent's side).
 import { z } from "zod";
 import { LIMITS } from "../limits";
-import { text } from "./common";
+import { limit, text } from "./common";
 
 export const postMessageSchema = z.object({
   body: text("body", 1, LIMITS.message),
@@ -18,11 +18,6 @@ export const messageCursor = z
 export const listMessagesQuerySchema = z.object({
   /** Absent: from the start of the thread. */
   after: messageCursor.optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, `limit must be from 1 to ${LIMITS.pageSize}`)
-    .max(LIMITS.pageSize, `limit must be from 1 to ${LIMITS.pageSize}`)
-    .default(LIMITS.defaultPageSize),
+  limit,
 });
 export type ListMessagesQuery = z.infer<typeof listMessagesQuerySchema>;

@@ -1,6 +1,6 @@
 // Notifications: what a wallet is told about (the types) and the list / mark-read inputs.
 import { z } from "zod";
-import { LIMITS } from "../limits";
+import { limit } from "./common";
 
 /**
  * Every notification type: the feed's event types that concern someone else than the actor,
@@ -36,12 +36,7 @@ export const listNotificationsQuerySchema = z.object({
     .enum(["true", "false"], { error: "unread must be true or false" })
     .transform((value) => value === "true")
     .default(false),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, `limit must be from 1 to ${LIMITS.pageSize}`)
-    .max(LIMITS.pageSize, `limit must be from 1 to ${LIMITS.pageSize}`)
-    .default(LIMITS.defaultPageSize),
+  limit,
   cursor: z
     .string()
     .trim()
