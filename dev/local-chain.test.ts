@@ -4,6 +4,7 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import {
   createPublicClient,
   createWalletClient,
+  encodeFunctionData,
   http,
   parseSignature,
   toHex,
@@ -200,6 +201,57 @@ describe("local chain deployment", () => {
         args: [stranger.account.address, 1n],
       }),
     ).rejects.toThrow(/not the owner/);
+  });
+});
+
+describe("the local chain under concurrent requests", () => {
+  it("answers every gas estimate while it mines transactions from other accounts", async () => {
+    // ganache, left to process requests concurrently, never answered some estimates made
+    // while it mined (localGanacheOptions); 3 s of this lost several every time.
+    const timely = { timeout: 5_000, retryCount: 0 };
+    const reader = createPublicClient({ chain: net.chain, transport: http(chain.rpcUrl, timely) });
+    const sender = createWalletClient({
+      account: account(6),
+      chain: net.chain,
+      transport: http(chain.rpcUrl, timely),
+    });
+    const mintData = encodeFunctionData({
+      abi: testUsdcAbi,
+      functionName: "mint",
+      args: [sender.account.address, 1n],
+    });
+    const until = Date.now() + 3_000;
+    const failures: string[] = [];
+    const counts = { estimates: 0, transfers: 0, mints: 0 };
+    const repeat = async (kind: keyof typeof counts, call: () => Promise<unknown>) => {
+      while (Date.now() < until) {
+        try {
+          await call();
+          counts[kind] += 1;
+        } catch (error) {
+          failures.push(`${kind}: ${(error as Error).message.split("\n")[0]}`);
+        }
+      }
+    };
+
+    await Promise.all([
+      repeat("transfers", () => sender.sendTransaction({ to: GANACHE_ADDRESSES[3]!, value: 1n })),
+      repeat("mints", () => mintTestUsdc(chain.rpcUrl, sender.account.address, 1n)),
+      ...Array.from({ length: 3 }, () =>
+        repeat("estimates", () =>
+          reader.estimateGas({
+            account: GANACHE_ADDRESSES[0]!,
+            to: LOCAL_TOKEN_ADDRESS,
+            data: mintData,
+          }),
+        ),
+      ),
+    ]);
+
+    expect(failures).toEqual([]);
+    expect(counts.estimates).toBeGreaterThan(0);
+    expect(counts.transfers).toBeGreaterThan(0);
+    expect(counts.mints).toBeGreaterThan(0);
   });
 });
 
