@@ -77,10 +77,14 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawExc
     // arrived. Only silence is an error (the timer above).
     socket.on("error", () => finish());
 
+    // Each write waits for its flush and then for one turn of the event loop's I/O phase: a
+    // server that reads fast (as one discarding a refused body does) flushes every write at
+    // once, and without the turn the client would write its whole body before it ever read
+    // the answer that arrived meanwhile, as no real client does.
     const write = (data: Buffer | string) =>
       new Promise<boolean>((done) => {
         if (socket.destroyed || answeredAt) return done(false);
-        socket.write(data, (error) => done(!error));
+        socket.write(data, (error) => setImmediate(() => done(!error && !answeredAt)));
       });
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
