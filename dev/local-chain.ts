@@ -105,7 +105,7 @@ export const FAUCET_MAX_ATOMIC = 10_000_000_000n;
  * answers an `eth_estimateGas` that runs while it mines (its estimator can retry without end
  * on a state it cannot run). A settlement's estimate then waited out the facilitator's RPC
  * timeout and the payment stayed pending (the concurrency suite's four payments at once, about
- * one run in ten). Measured, 30 s of estimates beside a stream of transfers and mints: 21
+ * one run in eight). Measured, 30 s of estimates beside a stream of transfers and mints: 21
  * requests never answered; one at a time, none of 2,096 estimates. Eager mining answers a
  * transaction once it is mined, so requests taken in turn never meet a block half-made.
  */
