@@ -24,7 +24,8 @@
 // BENCH_READS=0 skips the reads' servers, BENCH_WRITES=0 the writes' server,
 // BENCH_UNCACHED=1 runs the servers with the read cache off (READ_CACHE_SECONDS=0),
 // BENCH_CPU_PROF=dir writes the servers' CPU profiles there, NEXT_DIST_DIR (the build,
-// default .next; rebuilt when older than the sources), BENCH_SKIP_BUILD=1. Quick look: BENCH_SIZES=1000 BENCH_DURATION=2 BENCH_ROUNDS=1.
+// default .next; rebuilt when older than the sources), BENCH_SKIP_BUILD=1.
+// Quick look: BENCH_SIZES=1000 BENCH_DURATION=2 BENCH_ROUNDS=1.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
