@@ -89,6 +89,8 @@ const envSchema = z.object({
     .pipe(z.number({ error: "must be a port number" }).int().min(1).max(65_535)),
   RATE_LIMIT_WRITES_PER_MINUTE: perMinute(120),
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(30),
+  // API reads (GET) per client address and per wallet, and MCP read tools alike.
+  RATE_LIMIT_READS_PER_MINUTE: perMinute(600),
   // How long the self-hosted facilitator waits for a settlement's receipt before answering
   // "pending" (default: 20 s on the local chain, 60 s on Base).
   SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: seconds(undefined, 600).pipe(
@@ -128,6 +130,17 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: optionalString
     .transform((value) => (value === undefined ? 60 : Number(value)))
     .pipe(z.number({ error: "must be a number of seconds" }).int().min(1).max(3600)),
+  // Large uploads (bodies past the 1 MiB JSON limit: deliveries) read at once per process, and
+  // per client (address, wallet); and the pace below which an upload loses its slot (408).
+  UPLOAD_SLOTS: optionalString
+    .transform((value) => (value === undefined ? 4 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(1_000)),
+  UPLOAD_SLOTS_PER_CLIENT: optionalString
+    .transform((value) => (value === undefined ? 2 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(1_000)),
+  UPLOAD_MIN_BYTES_PER_SECOND: optionalString
+    .transform((value) => (value === undefined ? 16_384 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number of bytes" }).int().min(1).max(1_000_000_000)),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   // Webhook URLs on loopback (http://127.0.0.1:PORT) for development and tests. Unset: on in
   // development, off otherwise; refused in production. Private, link-local and other
@@ -151,6 +164,10 @@ const envSchema = z.object({
   // Long-polls (GET /api/v1/events?wait=) one server holds at once; beyond, 503 + Retry-After.
   EVENTS_LONG_POLL_MAX_WAITERS: optionalString
     .transform((value) => (value === undefined ? 100 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(100_000)),
+  // Of those, how many one client address may hold at once; beyond, 429 + Retry-After.
+  EVENTS_LONG_POLL_PER_CLIENT: optionalString
+    .transform((value) => (value === undefined ? 5 : Number(value)))
     .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(100_000)),
 });
 

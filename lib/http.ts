@@ -9,7 +9,8 @@ import { formatBytes } from "@/lib/shared/format";
 import { addressSubject, requestClientAddress } from "@/lib/client-address";
 import { getConfig, siteOrigins } from "@/lib/config";
 import { DomainError, toPublicError } from "@/lib/errors";
-import { checkRateLimit, getRateLimitStore } from "@/lib/rate-limit";
+import { slotPool } from "@/lib/client-slots";
+import { checkRateLimit, getRateLimitStore, getReadLimiter } from "@/lib/rate-limit";
 import { withServerTiming } from "@/lib/server-timing";
 import type { TokenScope } from "@/lib/shared/enums";
 
@@ -119,6 +120,8 @@ export interface RouteContext<P> {
   caller: Caller;
   /** Reads the JSON body within the route's size limit and validates it. */
   body<T>(schema: ZodType<T>): Promise<T>;
+  /** The JSON body within the route's size limit, unvalidated, with its size in bytes. */
+  json(): Promise<{ value: unknown; bytes: number }>;
   query<T>(schema: ZodType<T>): T;
 }
 
@@ -135,9 +138,14 @@ export interface RouteOptions {
    * needs (posting a message: `post` for the poster, `bid` for the agent's side).
    */
   scope?: TokenScope | readonly TokenScope[];
-  /** Which rate-limit bucket this write counts against. */
-  rateLimit?: "write" | "auth";
+  /**
+   * Which rate-limit bucket the request counts against. Reads (GET) count as `read` unless
+   * they name another; a write names its own.
+   */
+  rateLimit?: RateLimitBucket;
 }
+
+export type RateLimitBucket = "read" | "write" | "auth";
 
 type NextParams<P> = { params: Promise<P> };
 
@@ -149,8 +157,8 @@ export function route<P = Record<string, never>>(
     try {
       const isWrite = req.method !== "GET" && req.method !== "HEAD";
       // A browser never attaches a bearer token by itself, so a write it authenticates cannot
-      // be forged cross-site: the Origin check guards what a cookie authenticates.
-      if (isWrite && !(options.auth && hasBearer(req))) assertSameOrigin(req);
+      // be forged cross-site: these checks guard what a cookie authenticates (or sets).
+      if (isWrite && !(options.auth && hasBearer(req))) assertBrowserWrite(req);
 
       const caller = options.auth
         ? await requireWallet(
@@ -161,7 +169,8 @@ export function route<P = Record<string, never>>(
           )
         : undefined;
       const wallet = caller?.wallet;
-      if (options.rateLimit) await enforceRateLimit(req, options.rateLimit, wallet);
+      const bucket = options.rateLimit ?? (isWrite ? undefined : "read");
+      if (bucket) await enforceRateLimit(req, bucket, wallet);
 
       const limit = bodyLimitFor(req.nextUrl.pathname);
       // Also for handlers that read no body (reject, logout): a declared oversize is 413.
@@ -171,7 +180,11 @@ export function route<P = Record<string, never>>(
         params: (await next.params) ?? ({} as P),
         wallet: wallet as Address,
         caller: caller as Caller,
-        body: async (schema) => schema.parse(await readJson(req, limit)),
+        body: async (schema) => schema.parse(await readJson(req, limit, wallet)),
+        json: async () => {
+          const bytes = await readBody(req, limit, wallet);
+          return { value: parseJson(bytes), bytes: bytes.byteLength };
+        },
         query: (schema) => schema.parse(Object.fromEntries(req.nextUrl.searchParams)),
       };
       return await handler(ctx);
@@ -189,32 +202,35 @@ export function route<P = Record<string, never>>(
  * Reads at most `limit` bytes: a larger declared length is refused before reading, a larger
  * stream is cut off as soon as it passes the limit. A body the client broke off (or the app
  * server cut off after its request timeout) is a 400, not a crash.
+ *
+ * A body longer than the JSON limit (a delivery's files) reads its remainder only while it
+ * holds a slot of the process's upload pool: the slot is taken when the bytes that arrive pass
+ * the JSON limit (a declared Content-Length takes nothing), the pool holds UPLOAD_SLOTS at once
+ * and UPLOAD_SLOTS_PER_CLIENT per client (its address and its wallet: 429 beyond), others wait
+ * their turn with their uploads held back by TCP, and a sender whose last few seconds arrived
+ * slower than UPLOAD_MIN_BYTES_PER_SECOND loses its slot (408), so that a trickle cannot hold
+ * one until the request timeout.
  */
-export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
+export async function readBody(req: Request, limit: number, wallet?: Address): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  // Large bodies (deliveries) are read a few at a time: the rest wait, their uploads held back
-  // by TCP, so that many at once cannot fill the server's memory.
-  const release = limit > JSON_BODY_LIMIT ? await largeBodies.acquire() : () => {};
-  try {
-    return await readAll(req, limit);
-  } finally {
-    release();
-  }
-}
-
-async function readAll(req: Request, limit: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
+  let slot: { release(): void; floor: RateFloor } | undefined;
+  try {
     for (;;) {
       let step: ReadableStreamReadResult<Uint8Array>;
       try {
         step = await reader.read();
       } catch {
-        throw new DomainError("invalid", "the request body was cut off before its end");
+        step = { done: true, value: undefined };
+        if (!slot?.floor.tripped) {
+          throw new DomainError("invalid", "the request body was cut off before its end");
+        }
       }
+      if (slot?.floor.tripped) throw tooSlow(slot.floor.minBytesPerSecond);
       if (step.done) break;
       total += step.value.byteLength;
       if (total > limit) {
@@ -222,42 +238,109 @@ async function readAll(req: Request, limit: number): Promise<Uint8Array> {
         throw tooLarge(limit);
       }
       chunks.push(step.value);
+      if (slot) slot.floor.add(step.value.byteLength);
+      else if (total > JSON_BODY_LIMIT) slot = await takeUploadSlot(req, wallet, reader);
     }
+  } finally {
+    slot?.floor.stop();
+    slot?.release();
   }
   return Buffer.concat(chunks);
 }
 
-/** At most `slots` holders at once, at most `queue` waiting; beyond that a 503. */
-function semaphore(slots: number, queue: number) {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else free += 1;
-  };
-  return {
-    async acquire(): Promise<() => void> {
-      if (free > 0) {
-        free -= 1;
-        return release;
-      }
-      if (waiting.length >= queue) {
-        throw new DomainError("unavailable", "too many large uploads at once; retry shortly", {
-          "Retry-After": "5",
-        });
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-      return release;
-    },
-  };
+async function takeUploadSlot(
+  req: Request,
+  wallet: Address | undefined,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+) {
+  const keys = [`ip:${addressSubject(requestClientAddress(req))}`];
+  if (wallet) keys.push(`wallet:${wallet}`);
+  const release = await uploadSlots().acquire(keys);
+  const floor = new RateFloor(getConfig().UPLOAD_MIN_BYTES_PER_SECOND, () => {
+    void reader.cancel().catch(() => undefined);
+  });
+  return { release, floor };
 }
 
-const largeBodies = semaphore(4, 32);
+function uploadSlots() {
+  return slotPool("uploads", () => {
+    const config = getConfig();
+    return {
+      slots: config.UPLOAD_SLOTS,
+      perClient: config.UPLOAD_SLOTS_PER_CLIENT,
+      queue: UPLOAD_QUEUE,
+      what: "large uploads",
+      clientCode: "too_many_uploads",
+      retryAfterSeconds: 5,
+    };
+  });
+}
+
+/** Uploads that may wait for a slot at once (beyond: 503). */
+const UPLOAD_QUEUE = 32;
+/** The rate floor's window: a sender is judged on what arrived in the last this-many seconds. */
+const RATE_WINDOW_SECONDS = 5;
+
+/**
+ * Watches an upload's pace once per second: when a full window has passed and fewer than
+ * `minBytesPerSecond` arrived per second over the last window, it trips (calling `onTrip`,
+ * which stops the read).
+ */
+class RateFloor {
+  tripped = false;
+  private readonly perSecond: number[] = [0];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly minBytesPerSecond: number,
+    private readonly onTrip: () => void,
+  ) {
+    this.timer = setInterval(() => this.tick(), 1_000);
+    this.timer.unref();
+  }
+
+  add(bytes: number) {
+    this.perSecond[this.perSecond.length - 1]! += bytes;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  private tick() {
+    const window = this.perSecond.slice(-RATE_WINDOW_SECONDS);
+    const arrived = window.reduce((sum, bytes) => sum + bytes, 0);
+    if (
+      window.length >= RATE_WINDOW_SECONDS &&
+      arrived < this.minBytesPerSecond * RATE_WINDOW_SECONDS
+    ) {
+      this.tripped = true;
+      this.stop();
+      this.onTrip();
+      return;
+    }
+    this.perSecond.push(0);
+    if (this.perSecond.length > RATE_WINDOW_SECONDS) this.perSecond.shift();
+  }
+}
+
+function tooSlow(minBytesPerSecond: number) {
+  return new DomainError(
+    "timeout",
+    `the upload arrived slower than ${formatBytes(minBytesPerSecond)} per second; retry on a ` +
+      "faster connection",
+    {},
+    "upload_too_slow",
+  );
+}
 
 /** The JSON body within `limit` bytes; an empty body reads as `undefined`. */
-export async function readJson(req: Request, limit: number): Promise<unknown> {
-  const text = Buffer.from(await readBody(req, limit)).toString("utf8");
+export async function readJson(req: Request, limit: number, wallet?: Address): Promise<unknown> {
+  return parseJson(await readBody(req, limit, wallet));
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  const text = Buffer.from(bytes).toString("utf8");
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -271,14 +354,54 @@ function tooLarge(limit: number) {
 }
 
 /**
- * Browsers send Origin on cross-site writes; ours must be one of the site's configured
- * origins (never derived from the request's Host). Clients without Origin pass.
+ * A write that a cookie authenticates (or that sets one: sign-in), as a browser can forge it
+ * from another site and as it cannot:
+ *   - `Origin`, when sent, must be one of the site's configured origins (never derived from
+ *     the request's Host);
+ *   - `Sec-Fetch-Site`, when sent (every current browser does), must be `same-origin` or
+ *     `none` (typed by the user): a request with no Origin from a cross-site page is refused
+ *     all the same;
+ *   - a body must be `application/json`: a cross-site form or `fetch(..., { mode: "no-cors" })`
+ *     can only send text/plain, urlencoded or multipart bodies without a preflight.
+ * Programs without these headers (curl, SDKs) pass the first two; bearer-token writes skip all.
  */
-function assertSameOrigin(req: NextRequest) {
+function assertBrowserWrite(req: NextRequest) {
   const origin = req.headers.get("origin");
-  if (!origin) return;
-  if (siteOrigins().includes(origin)) return;
-  throw new DomainError("forbidden", `requests from origin ${origin} are not allowed`);
+  if (origin && !siteOrigins().includes(origin)) {
+    throw new DomainError(
+      "forbidden",
+      `requests from origin ${origin} are not allowed`,
+      {},
+      "cross_origin_request",
+    );
+  }
+  const site = req.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") {
+    throw new DomainError(
+      "forbidden",
+      `cross-site requests may not write here (Sec-Fetch-Site: ${site.slice(0, 40)})`,
+      {},
+      "cross_site_request",
+    );
+  }
+  if (hasRequestBody(req) && !isJsonMediaType(req.headers.get("content-type"))) {
+    throw new DomainError(
+      "unsupported_media_type",
+      "send the request body as JSON with Content-Type: application/json",
+      { Accept: "application/json" },
+      "unsupported_media_type",
+    );
+  }
+}
+
+function hasRequestBody(req: Request): boolean {
+  const length = req.headers.get("content-length");
+  return req.headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
+}
+
+/** `application/json`, with parameters (`; charset=utf-8`) or without; nothing else. */
+function isJsonMediaType(header: string | null): boolean {
+  return header?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
 }
 
 /** The public URL of this request: the configured origin with the request's path. */
@@ -291,19 +414,27 @@ export function allowedSiweDomains(): string[] {
   return siteOrigins().map((origin) => new URL(origin).host);
 }
 
-export async function enforceRateLimit(
-  req: NextRequest,
-  bucket: "write" | "auth",
-  wallet?: Address,
-) {
-  const config = getConfig();
-  const limit =
-    bucket === "auth" ? config.RATE_LIMIT_AUTH_PER_MINUTE : config.RATE_LIMIT_WRITES_PER_MINUTE;
+const LIMIT_PER_MINUTE = {
+  read: "RATE_LIMIT_READS_PER_MINUTE",
+  write: "RATE_LIMIT_WRITES_PER_MINUTE",
+  auth: "RATE_LIMIT_AUTH_PER_MINUTE",
+} as const satisfies Record<RateLimitBucket, keyof ReturnType<typeof getConfig>>;
+
+/**
+ * Counts the request against its bucket, per client address and per wallet (429 beyond).
+ * Writes and sign-ins wait for the shared store; reads are decided in memory and added to it
+ * each second (lib/rate-limit.ts, LocalFirstLimiter), so a read costs no round-trip.
+ */
+export async function enforceRateLimit(req: Request, bucket: RateLimitBucket, wallet?: Address) {
+  const limit = getConfig()[LIMIT_PER_MINUTE[bucket]];
   const keys = [`${bucket}:ip:${addressSubject(requestClientAddress(req))}`];
   if (wallet) keys.push(`${bucket}:wallet:${wallet}`);
   let decision;
   try {
-    decision = await checkRateLimit(getRateLimitStore(), keys, limit);
+    decision =
+      bucket === "read"
+        ? getReadLimiter().check(keys, limit)
+        : await checkRateLimit(getRateLimitStore(), keys, limit);
   } catch (error) {
     // Never skip the limit silently: without its store the request waits for another day.
     console.error("Rate-limit store failed:", error);

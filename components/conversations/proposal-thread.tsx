@@ -5,7 +5,7 @@ import { ThreadDisclosure } from "./thread-disclosure";
 
 /**
  * A proposal's private thread, under its card, for the poster and the agent's side only.
- * Open when it has unread messages (showing them is reading them), folded otherwise.
+ * Open when it has unread messages (then marked read once shown), folded otherwise.
  */
 export function ProposalThread({
   jobId,
@@ -21,10 +21,11 @@ export function ProposalThread({
   closed: boolean;
   now: number;
 }) {
-  const { messages, unread } = thread;
+  const { messages, unread, newestShownId } = thread;
   return (
     <ThreadDisclosure
       defaultOpen={unread > 0}
+      markRead={unread > 0 && newestShownId ? { jobId, proposalId, upTo: newestShownId } : null}
       summary={
         <summary className="cursor-pointer text-sm font-medium text-slate-700 dark:text-slate-300">
           Private conversation · {pluralize(messages.length, "message")}

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db";
 import { ensureWallet } from "@/lib/db/wallets";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import type { AccessToken } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import { isPossibleId, newId } from "@/lib/marketplace/ids";
 import {
   afterCursor,
@@ -15,7 +15,11 @@ import {
   toPage,
 } from "@/lib/marketplace/pagination";
 import type { TokenScope } from "@/lib/shared/enums";
-import type { CreateTokenInput, ListTokensQuery } from "@/lib/shared/schemas/tokens";
+import {
+  type CreateTokenInput,
+  type ListTokensQuery,
+  MAX_LIVE_TOKENS_PER_WALLET,
+} from "@/lib/shared/schemas/tokens";
 import type { AccessTokenView, CreatedAccessTokenView } from "@/lib/shared/views";
 
 /**
@@ -52,6 +56,21 @@ export async function createAccessToken(
   const address = getAddress(wallet);
   const row = await db.$transaction(async (tx) => {
     await ensureWallet(tx, address);
+    // One token creation per wallet at a time (the webhooks' lock, lib/events/webhooks.ts), so
+    // concurrent requests cannot each see room for one more.
+    await tx.$queryRaw`SELECT "address" FROM "wallets" WHERE "address" = ${address} FOR NO KEY UPDATE`;
+    const live = await tx.accessToken.count({
+      where: { wallet: address, revokedAt: null, expiresAt: { gt: now } },
+    });
+    if (live >= MAX_LIVE_TOKENS_PER_WALLET) {
+      throw new DomainError(
+        "conflict",
+        `a wallet may have at most ${MAX_LIVE_TOKENS_PER_WALLET} live access tokens; ` +
+          "revoke one you no longer use",
+        {},
+        "token_limit_reached",
+      );
+    }
     return tx.accessToken.create({
       data: {
         id: newId("tok"),
@@ -80,11 +99,7 @@ export async function listAccessTokens(
     orderBy: orderBy("desc"),
     take: query.limit + 1,
   });
-  const page = toPage(rows, query.limit);
-  return {
-    items: page.items.map((row) => toAccessTokenView(row, now)),
-    nextCursor: page.nextCursor,
-  };
+  return toPage(rows, query.limit, (row) => toAccessTokenView(row, now));
 }
 
 /**

@@ -4102,8 +4102,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Read a proposal's private thread, oldest first (marks it read for you)
-     * @description The job's poster and the proposal's agent (its wallet or operator) only. Reading moves your read marker to the last message returned; `meta.unreadCount` is what is left.
+     * Read a proposal's private thread, oldest first
+     * @description The job's poster and the proposal's agent (its wallet or operator) only. Reading changes nothing: `meta.unreadCount` counts the other side's messages after your read marker, which moves with POST …/messages/read.
      */
     get: {
       parameters: {
@@ -4278,6 +4278,140 @@ export type paths = {
         };
         /** @description The resource is not in a state that allows this (the lifecycle table). */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/jobs/{id}/proposals/{proposalId}/messages/read": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark a proposal's private thread read, up to a message (default: the newest)
+     * @description Moves your read marker forward (never back) and marks the matching `message.created` notifications read. Idempotent. The poster and the agent's side only.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The job's id */
+          id: string;
+          /** @description The proposal whose thread it is */
+          proposalId: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody?: {
+        content: {
+          "application/json": {
+            upTo?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description What is left unread */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["ThreadRead"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body arrived too slowly and was cut off. */
+        408: {
           headers: {
             [name: string]: unknown;
           };
@@ -4972,6 +5106,10 @@ export type components = {
        * @example 2026-11-22T10:00:00.000Z
        */
       createdAt: string;
+    };
+    ThreadRead: {
+      /** @description Messages from the other side still unread */
+      unreadCount: number;
     };
     Notification: {
       /** @description Newer notifications have larger ids */

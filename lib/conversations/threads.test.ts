@@ -21,7 +21,7 @@ import {
   startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { getJobThreads } from "./job-threads";
-import { postMessage, readThread } from "./threads";
+import { markThreadRead, postMessage, readThread } from "./threads";
 
 let market: InProcessMarket;
 beforeAll(async () => {
@@ -140,7 +140,7 @@ describe("a proposal's thread", () => {
     await postMessage(market.db, token(operator, ["bid"]), job.id, bid.id, { body: "ok" });
   });
 
-  it("counts unread per reader, from the other side only; reading moves the marker and reads the notifications", async () => {
+  it("counts unread per reader, from the other side only; reading changes nothing, marking read moves the marker and reads the notifications", async () => {
     const { poster, operator, payee, job, bid } = await setUp();
     for (const body of ["one", "two", "three"]) {
       await postMessage(market.db, session(operator), job.id, bid.id, { body });
@@ -150,31 +150,50 @@ describe("a proposal's thread", () => {
       limit: 2,
     });
     expect(firstPage.items.map((message) => message.body)).toEqual(["one", "two"]);
-    expect(firstPage.unreadCount).toBe(1);
+    expect(firstPage.unreadCount).toBe(3);
     const notices = listNotificationsQuerySchema.parse({ unread: "true" });
     const unreadMessages = async (account: LocalAccount) =>
       (await listNotifications(market.db, account.address, notices)).items.filter(
         (item) => item.proposalId === bid.id && item.type === "message.created",
       );
-    expect(await unreadMessages(poster)).toHaveLength(1);
-    const rest = await readThread(market.db, poster.address, job.id, bid.id, {
-      after: BigInt(firstPage.nextCursor!),
-      limit: 2,
+    expect(await unreadMessages(poster)).toHaveLength(3);
+    // Reading again (a GET) leaves everything unread.
+    const again = await readThread(market.db, poster.address, job.id, bid.id, everything);
+    expect(again.unreadCount).toBe(3);
+    expect(await unreadMessages(poster)).toHaveLength(3);
+
+    // Marked read up to the first page's last message: one left.
+    const upTo = BigInt(firstPage.items.at(-1)!.id);
+    expect(await markThreadRead(market.db, poster.address, job.id, bid.id, { upTo })).toEqual({
+      unreadCount: 1,
     });
-    expect(rest.items.map((message) => message.body)).toEqual(["three"]);
-    expect([rest.unreadCount, rest.nextCursor]).toEqual([0, null]);
+    expect(await unreadMessages(poster)).toHaveLength(1);
+    // The marker never moves back; an id past the newest message stops at the newest.
+    expect(await markThreadRead(market.db, poster.address, job.id, bid.id, { upTo: 1n })).toEqual({
+      unreadCount: 1,
+    });
+    expect(
+      await markThreadRead(market.db, poster.address, job.id, bid.id, { upTo: 2n ** 62n }),
+    ).toEqual({ unreadCount: 0 });
     expect(await unreadMessages(poster)).toHaveLength(0);
+    // Only the parties may; a stranger gets 403 and the marker is untouched.
+    const stranger = await refusal(
+      markThreadRead(market.db, newWallet().address, job.id, bid.id, {}),
+    );
+    expect(stranger.status).toBe(403);
     // The payee wallet is on the operator's side: its own side's messages are not news.
     expect(
       (await readThread(market.db, payee.address, job.id, bid.id, { after: 0n, limit: 1 }))
         .unreadCount,
     ).toBe(0);
 
-    // The job page: the poster's thread shows what was unread before it was shown.
+    // The job page shows what is unread and changes nothing (the page marks read by POST).
     await postMessage(market.db, session(payee), job.id, bid.id, { body: "four" });
     const agents = await getAgentsByIds(market.db, [bid.agentId]);
     const shown = () => getJobThreads(market.db, poster.address, job, [bid], agents);
     expect((await shown()).get(bid.id)?.unread).toBe(1);
+    expect((await shown()).get(bid.id)?.unread).toBe(1);
+    await markThreadRead(market.db, poster.address, job.id, bid.id, {});
     expect((await shown()).get(bid.id)?.unread).toBe(0);
     // A stranger gets no thread at all.
     expect((await getJobThreads(market.db, newWallet().address, job, [bid], agents)).size).toBe(0);

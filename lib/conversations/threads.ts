@@ -5,18 +5,25 @@ import { conflict } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getAgentRowOrThrow } from "@/lib/marketplace/agents";
 import { getJobRowOrThrow } from "@/lib/marketplace/jobs";
+import { fitPage } from "@/lib/marketplace/pagination";
 import { runWrite } from "@/lib/marketplace/lifecycle";
 import { getProposalRowOrThrow } from "@/lib/marketplace/proposals";
 import { writeNotifications } from "@/lib/notifications/write";
 import { sameAddress } from "@/lib/shared/address";
-import type { ListMessagesQuery, PostMessageInput } from "@/lib/shared/schemas/conversations";
-import type { MessageView } from "@/lib/shared/views";
+import type {
+  ListMessagesQuery,
+  MarkThreadReadInput,
+  PostMessageInput,
+} from "@/lib/shared/schemas/conversations";
+import type { MessageView, ThreadReadView } from "@/lib/shared/views";
 import { assertMayWrite, requireSide, type ThreadParties, type ThreadSide } from "./participants";
 
 /**
- * A proposal's private thread: read (which marks it read for the reader) and write. Messages
- * are not events: the public feed never learns that a conversation exists. The other side is
- * told through a `message.created` notification, written in the message's transaction.
+ * A proposal's private thread: read, mark read and write. Messages are not events: the public
+ * feed never learns that a conversation exists. The other side is told through a
+ * `message.created` notification, written in the message's transaction. Reading changes
+ * nothing (a GET has no side effect); the reader's marker moves on an explicit mark-read,
+ * which the job page sends when it shows a thread.
  */
 
 /**
@@ -44,11 +51,7 @@ export async function openThread(db: Db, wallet: string, jobId: string, proposal
   return { proposal, parties, side: requireSide(wallet, parties) };
 }
 
-/**
- * Messages after `after`, oldest first (newest last). Reading is reading: the reader's marker
- * moves to the last message returned, and its `message.created` notifications up to there are
- * marked read.
- */
+/** Messages after `after`, oldest first (newest last), with what the reader has not read. */
 export async function readThread(
   db: Db,
   wallet: Address,
@@ -62,12 +65,34 @@ export async function readThread(
     orderBy: { id: "asc" },
     take: query.limit + 1,
   });
-  const items = rows.slice(0, query.limit);
-  const last = items.at(-1);
-  if (last) await markThreadRead(db, getAddress(wallet), proposalId, last.id);
+  const views = rows.slice(0, query.limit).map((row) => toMessageView(row, parties));
+  const page = fitPage(views, rows.length > query.limit, (index) => views[index]!.id);
   return {
-    items: items.map((row) => toMessageView(row, parties)),
-    nextCursor: rows.length > query.limit && last ? String(last.id) : null,
+    ...page,
+    unreadCount: await unreadInThread(db, wallet, proposalId, parties, side),
+  };
+}
+
+/**
+ * Marks the thread read for the caller up to message `upTo` (default: the newest), with its
+ * `message.created` notifications. The marker only moves forward; a message id past the
+ * thread's newest is taken as the newest, so a stale page can never mark unseen messages.
+ */
+export async function markThreadRead(
+  db: Db,
+  wallet: Address,
+  jobId: string,
+  proposalId: string,
+  input: MarkThreadReadInput,
+): Promise<ThreadReadView> {
+  const { parties, side } = await openThread(db, wallet, jobId, proposalId);
+  const newest = await db.message.findFirst({
+    where: { proposalId, ...(input.upTo !== undefined ? { id: { lte: input.upTo } } : {}) },
+    orderBy: { id: "desc" },
+    select: { id: true },
+  });
+  if (newest) await moveReadMarker(db, getAddress(wallet), proposalId, newest.id);
+  return {
     unreadCount: await unreadInThread(db, wallet, proposalId, parties, side),
   };
 }
@@ -94,7 +119,7 @@ export async function postMessage(
     const message = await tx.message.create({
       data: { jobId, proposalId, senderAddress: sender, body: input.body },
     });
-    await markThreadRead(tx, sender, proposalId, message.id);
+    await moveReadMarker(tx, sender, proposalId, message.id);
     await writeNotifications(tx, [
       {
         type: "message.created",
@@ -133,7 +158,7 @@ export async function unreadInThread(
 }
 
 /** Moves the reader's marker forward (never back) and reads its message notifications. */
-async function markThreadRead(
+async function moveReadMarker(
   db: Db | Prisma.TransactionClient,
   wallet: Address,
   proposalId: string,

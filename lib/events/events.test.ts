@@ -40,7 +40,10 @@ let operator: LocalAccount;
 let rival: LocalAccount;
 
 beforeAll(async () => {
-  market = await startInProcessMarket({ EVENTS_LONG_POLL_MAX_WAITERS: "2" });
+  market = await startInProcessMarket({
+    EVENTS_LONG_POLL_MAX_WAITERS: "3",
+    EVENTS_LONG_POLL_PER_CLIENT: "2",
+  });
   [poster, operator, rival] = [newWallet(), newWallet(), newWallet()];
 });
 afterAll(() => market?.stop());
@@ -61,6 +64,9 @@ const oneFile = deliverSchema.parse({
     },
   ],
 });
+
+/** The client address a long-poll counts for. */
+const client = "192.0.2.1";
 
 async function failure(write: Promise<unknown>): Promise<unknown> {
   return write.then(
@@ -382,7 +388,9 @@ describe("the long-poll", () => {
   it("answers as soon as a matching event is committed", async () => {
     const after = (await feedHead(market.db)).toString();
     const started = Date.now();
-    const waiting = readEvents(market.db, query({ after, wait: "20", types: "job.created" }));
+    const waiting = readEvents(market.db, query({ after, wait: "20", types: "job.created" }), {
+      client,
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     // An event that does not match does not end the wait.
     const agent = await registerAgent(market.db, operator.address, agentInput());
@@ -392,7 +400,9 @@ describe("the long-poll", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
 
     const bidAfter = (await feedHead(market.db)).toString();
-    const bid = readEvents(market.db, query({ after: bidAfter, wait: "20", jobId: open.id }));
+    const bid = readEvents(market.db, query({ after: bidAfter, wait: "20", jobId: open.id }), {
+      client,
+    });
     await createJob(market.db, poster.address, jobInput());
     await submitProposal(market.db, operator.address, open.id, proposalInput(agent.id));
     expect((await bid).items.map((event) => event.type)).toEqual(["proposal.submitted"]);
@@ -401,33 +411,57 @@ describe("the long-poll", () => {
   it("times out empty after `wait` seconds, at the head, and stops when the client goes", async () => {
     const after = (await feedHead(market.db)).toString();
     const started = Date.now();
-    const page = await readEvents(market.db, query({ after, wait: "1", category: "legal" }));
+    const page = await readEvents(market.db, query({ after, wait: "1", category: "legal" }), {
+      client,
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(page).toEqual({ items: [], nextCursor: after, hasMore: false });
 
     const controller = new AbortController();
-    const aborted = readEvents(market.db, query({ after, wait: "30" }), controller.signal);
+    const aborted = readEvents(market.db, query({ after, wait: "30" }), {
+      signal: controller.signal,
+      client,
+    });
     const abortAt = Date.now();
     setTimeout(() => controller.abort(), 200);
     expect((await aborted).items).toEqual([]);
     expect(Date.now() - abortAt).toBeLessThan(5_000);
   });
 
-  it("holds at most EVENTS_LONG_POLL_MAX_WAITERS waiting requests (503 with Retry-After beyond)", async () => {
+  it("holds at most EVENTS_LONG_POLL_PER_CLIENT per client (429) and EVENTS_LONG_POLL_MAX_WAITERS in all (503)", async () => {
     const after = (await feedHead(market.db)).toString();
     const controller = new AbortController();
-    const held = [0, 1].map(() =>
-      readEvents(market.db, query({ after, wait: "30" }), controller.signal),
-    );
+    const waitFrom = (from: string) =>
+      readEvents(market.db, query({ after, wait: "30" }), {
+        signal: controller.signal,
+        client: from,
+      });
+    const held = [waitFrom("198.51.100.1"), waitFrom("198.51.100.1")];
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const third = await failure(readEvents(market.db, query({ after, wait: "30" })));
-    expect(third).toMatchObject({ status: 503, headers: { "Retry-After": "1" } });
+    // The same client's third: 429, its own slots free up within `wait`.
+    const third = await failure(waitFrom("198.51.100.1"));
+    expect(third).toMatchObject({
+      status: 429,
+      code: "too_many_long_polls",
+      headers: { "Retry-After": "1" },
+    });
+    // Another client still gets the last slot; a third client then finds none (503).
+    held.push(waitFrom("198.51.100.2"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const full = await failure(waitFrom("198.51.100.3"));
+    expect(full).toMatchObject({
+      status: 503,
+      code: "server_busy",
+      headers: { "Retry-After": "1" },
+    });
     // Without wait nothing is held.
-    expect((await readEvents(market.db, query({ after }))).items).toEqual([]);
+    expect(
+      (await readEvents(market.db, query({ after }), { client: "198.51.100.3" })).items,
+    ).toEqual([]);
     controller.abort();
     await Promise.all(held);
     // The slots are free again.
-    const again = readEvents(market.db, query({ after, wait: "1" }));
+    const again = readEvents(market.db, query({ after, wait: "1" }), { client: "198.51.100.1" });
     expect((await again).items).toEqual([]);
   });
 });
@@ -480,7 +514,7 @@ if (TEST_DATABASE_URL) {
 
       // A reader in the meantime, and a long-poll started before T1 commits.
       const during = await listEvents(db, query({ after: start.toString() }));
-      const polled = readEvents(db, query({ after: start.toString(), wait: "20" }));
+      const polled = readEvents(db, query({ after: start.toString(), wait: "20" }), { client });
 
       release();
       await t1;

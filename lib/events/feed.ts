@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { getConfig } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
+import { slotPool } from "@/lib/client-slots";
 import type { Event } from "@/lib/generated/prisma/client";
 import { type EventType, LATEST, type ListEventsQuery } from "@/lib/shared/schemas/events";
 import type { EventData, EventView } from "@/lib/shared/views";
@@ -46,20 +46,28 @@ export async function listEvents(db: Db, query: ListEventsQuery): Promise<EventP
   return { items: items.map(toEventView), nextCursor: end.toString(), hasMore };
 }
 
+/** Who waits: the request's abort signal and the client (its address) the slot counts for. */
+export interface WaitingClient {
+  signal?: AbortSignal;
+  /** The client's rate-limit subject (lib/client-address.ts). */
+  client: string;
+}
+
 /**
  * The page after `query.after`; with `wait`, a long-poll: when nothing matches yet, waits up
  * to `wait` seconds for a matching event and answers as soon as one is committed (or empty at
  * the deadline). One shared poll of the feed's head per process, whatever the number of
- * waiting requests; at most EVENTS_LONG_POLL_MAX_WAITERS wait at once (503 beyond).
+ * waiting requests; at most EVENTS_LONG_POLL_MAX_WAITERS wait at once (503 beyond), at most
+ * EVENTS_LONG_POLL_PER_CLIENT of them from one client address (429 beyond).
  */
 export async function readEvents(
   db: Db,
   query: ListEventsQuery,
-  signal?: AbortSignal,
+  { signal, client }: WaitingClient,
 ): Promise<EventPage> {
   let page = await listEvents(db, query);
   if (page.items.length > 0 || query.wait === 0) return page;
-  const release = takeWaiterSlot();
+  const release = await longPollSlots().acquire([`ip:${client}`]);
   try {
     const deadline = Date.now() + query.wait * 1000;
     let cursor = BigInt(page.nextCursor);
@@ -152,7 +160,6 @@ class HeadWatcher {
 // On globalThis: Next.js may load this module more than once in one process.
 const shared = globalThis as typeof globalThis & {
   __eventHeadWatchers?: WeakMap<Db, HeadWatcher>;
-  __eventWaiters?: { count: number };
 };
 
 function headWatcher(db: Db): HeadWatcher {
@@ -165,20 +172,16 @@ function headWatcher(db: Db): HeadWatcher {
   return watcher;
 }
 
-function takeWaiterSlot(): () => void {
-  const waiters = (shared.__eventWaiters ??= { count: 0 });
-  if (waiters.count >= getConfig().EVENTS_LONG_POLL_MAX_WAITERS) {
-    throw new DomainError(
-      "unavailable",
-      "too many requests are waiting for events on this server; retry shortly",
-      { "Retry-After": "1" },
-    );
-  }
-  waiters.count += 1;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    waiters.count -= 1;
-  };
+function longPollSlots() {
+  return slotPool("long-polls", () => {
+    const config = getConfig();
+    return {
+      slots: config.EVENTS_LONG_POLL_MAX_WAITERS,
+      perClient: config.EVENTS_LONG_POLL_PER_CLIENT,
+      queue: 0,
+      what: "long-polls waiting for events",
+      clientCode: "too_many_long_polls",
+      retryAfterSeconds: 1,
+    };
+  });
 }

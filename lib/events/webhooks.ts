@@ -134,8 +134,7 @@ export async function listDeliveries(
     take: query.limit + 1,
     include: { attemptLog: { orderBy: { attempt: "asc" }, take: 50 } },
   });
-  const page = toPage(rows, query.limit);
-  return { items: page.items.map(toDeliveryView), nextCursor: page.nextCursor };
+  return toPage(rows, query.limit, toDeliveryView);
 }
 
 /**

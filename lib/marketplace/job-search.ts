@@ -9,6 +9,16 @@ import { bigint, float8, type SortKey, sortedIdPage, sortedIdPageSql } from "./s
 
 type RankedSort = Exclude<JobSort, "newest">;
 
+/**
+ * `q` as websearch_to_tsquery should read it. A `-` excludes the word right after it; runs of
+ * them with nothing between ("- - -", "------") nest NOTs until PostgreSQL fails with "tsquery
+ * stack too small" (33 were enough). So a run before a word becomes one `-`, and a run before
+ * a space or the end is dropped: the same search, in a shape the parser takes.
+ */
+export function searchText(q: string): string {
+  return q.replace(/(?:-\s*)+(?=[^\s-])/gu, "-").replace(/-+(?=\s|$)/gu, " ");
+}
+
 /** Filters every list shape shares, as SQL conditions. */
 export function jobFilters(query: ListJobsQuery): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
@@ -21,7 +31,9 @@ export function jobFilters(query: ListJobsQuery): Prisma.Sql[] {
     conditions.push(Prisma.sql`"budgetAtomic" <= ${usdcToAtomic(query.maxBudgetUsdc)}`);
   }
   if (query.q !== undefined) {
-    conditions.push(Prisma.sql`"searchVector" @@ websearch_to_tsquery('english', ${query.q})`);
+    conditions.push(
+      Prisma.sql`"searchVector" @@ websearch_to_tsquery('english', ${searchText(query.q)})`,
+    );
   }
   return conditions;
 }
@@ -29,7 +41,7 @@ export function jobFilters(query: ListJobsQuery): Prisma.Sql[] {
 function sortKey(sort: RankedSort, q: string | undefined): SortKey {
   if (sort === "relevance") {
     // Weights: title A, description B, requirements C (the migration's generated column).
-    const rank = Prisma.sql`ts_rank_cd("searchVector", websearch_to_tsquery('english', ${q ?? ""}))::float8`;
+    const rank = Prisma.sql`ts_rank_cd("searchVector", websearch_to_tsquery('english', ${searchText(q ?? "")}))::float8`;
     return { sort, key: rank, cast: float8, desc: true };
   }
   return { sort, key: Prisma.sql`"budgetAtomic"`, cast: bigint, desc: sort === "budget_desc" };

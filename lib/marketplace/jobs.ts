@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { insertWalletSql, walletVerifiedSql } from "@/lib/db/wallets";
 import { writeInOneStatement } from "@/lib/events/record";
-import { notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
@@ -11,12 +11,35 @@ import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "./job
 import { jobFilters, searchJobIds, searchJobIdsSql } from "./job-search";
 import { ANNOUNCEMENTS } from "./lifecycle";
 import { cachedRead } from "./read-cache";
-import { decodeCursor, type Page, toPage } from "./pagination";
+import { decodeCursor, fitPage, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
 
 export function defaultHandle(poster: Address): string {
   return `@${poster.slice(2, 8)}`;
+}
+
+/** "@22d491", "22d491", "@0x22d491…": an address prefix, the shape of a default handle. */
+const ADDRESS_LIKE_HANDLE = /^@?(?:0x)?([0-9a-f]{6,40})$/i;
+
+/**
+ * The handle a job shows: the poster's own, or their default. A handle shaped like an address
+ * prefix ("@22d491") is reserved for the wallet whose address starts so: another poster cannot
+ * pass for that wallet on the board.
+ */
+export function posterHandle(poster: Address, requested: string | undefined): string {
+  if (requested === undefined) return defaultHandle(poster);
+  const prefix = ADDRESS_LIKE_HANDLE.exec(requested)?.[1];
+  if (prefix && !poster.slice(2).toLowerCase().startsWith(prefix.toLowerCase())) {
+    throw new DomainError(
+      "invalid",
+      `handle ${requested} looks like another wallet's address; handles of that shape are ` +
+        "reserved for the wallet whose address starts so",
+      {},
+      "handle_reserved",
+    );
+  }
+  return requested;
 }
 
 /**
@@ -34,7 +57,7 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
     budgetAtomic: usdcToAtomic(input.budgetUsdc),
     timelineDays: input.timelineDays,
     requirements: input.requirements,
-    handle: input.handle ?? defaultHandle(poster),
+    handle: posterHandle(poster, input.handle),
     status: "open",
     posterAddress: poster,
     assignedAgentId: null,
@@ -136,12 +159,12 @@ function pagePlan(query: ListJobsQuery) {
 async function readJobPage(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
   const plan = pagePlan(query);
   if (plan.ranked) {
-    const { ids, nextCursor } = await searchJobIds(db, query, plan.ranked);
-    return { items: (await selectJobRowsByIds(db, ids)).map(toJobView), nextCursor };
+    const found = await searchJobIds(db, query, plan.ranked);
+    const views = (await selectJobRowsByIds(db, found.ids)).map(toJobView);
+    return fitPage(views, found.more, found.cursorAfter);
   }
   const rows = await selectNewestJobRows(db, plan.conditions, query.limit + 1);
-  const page = toPage(rows, query.limit);
-  return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
+  return toPage(rows, query.limit, toJobView);
 }
 
 /** The statement that finds a page's jobs (for EXPLAIN in npm run bench). */

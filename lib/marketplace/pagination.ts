@@ -1,4 +1,5 @@
 import { invalid } from "@/lib/errors";
+import { LIMITS } from "@/lib/shared/limits";
 
 /**
  * Keyset pagination over (createdAt, id): stable under inserts, index-friendly. The cursor
@@ -83,17 +84,100 @@ export function afterCursor(key: CursorKey | undefined, direction: "desc" | "asc
 
 export const orderBy = (direction: "desc" | "asc") => [{ createdAt: direction }, { id: direction }];
 
-/** Splits `limit + 1` fetched rows into the page and the next cursor. */
-export function toPage<T extends CursorKey>(rows: T[], limit: number) {
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return {
-    items,
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
-  };
-}
-
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/**
+ * Splits `limit + 1` fetched rows into the page and the next cursor, the rows turned into
+ * what the list answers by `toView` and held within LIMITS.pageBytes (fitPage).
+ */
+export function toPage<T extends CursorKey>(rows: T[], limit: number): Page<T>;
+export function toPage<T extends CursorKey, V>(
+  rows: T[],
+  limit: number,
+  toView: (row: T) => V,
+): Page<V>;
+export function toPage<T extends CursorKey, V>(
+  rows: T[],
+  limit: number,
+  toView?: (row: T) => V,
+): Page<T | V> {
+  const kept = rows.slice(0, limit);
+  const views: (T | V)[] = toView ? kept.map(toView) : kept;
+  return fitPage(views, rows.length > limit, (index) => encodeCursor(kept[index]!));
+}
+
+/**
+ * A page of `views` (in list order) whose JSON stays within `maxBytes` (LIMITS.pageBytes): a
+ * `limit` bounds the count, and this the bytes, so that a page of 100 jobs each carrying
+ * 45,000 characters of description and requirements is several pages, not one of 20 MB. A
+ * page always holds at least one item (each is bounded by its fields' own limits); when it
+ * holds fewer than were read, `nextCursor` continues right after the last one it holds.
+ *
+ * @param more whether the list goes on after the last of `views`
+ * @param cursorAfter the cursor that continues after `views[index]`
+ */
+export function fitPage<V>(
+  views: V[],
+  more: boolean,
+  cursorAfter: (index: number) => string,
+  maxBytes: number = LIMITS.pageBytes,
+): Page<V> {
+  let bytes = 2;
+  let count = 0;
+  for (const view of views) {
+    bytes += jsonBytesAtMost(view) + 1;
+    if (count > 0 && bytes > maxBytes) break;
+    count += 1;
+  }
+  const cut = count < views.length;
+  return {
+    items: cut ? views.slice(0, count) : views,
+    nextCursor: (cut || more) && count > 0 ? cursorAfter(count - 1) : null,
+  };
+}
+
+const ESCAPED = /["\\\u0000-\u001f]/;
+
+/**
+ * An upper bound of `JSON.stringify(value)`'s length in UTF-8 bytes, without building it:
+ * strings by their UTF-8 length plus their escapes (at most 6 bytes for a control character),
+ * every number and date at its longest. Cheap enough for every item of every page.
+ */
+export function jsonBytesAtMost(value: unknown): number {
+  switch (typeof value) {
+    case "string": {
+      let bytes = Buffer.byteLength(value, "utf8") + 2;
+      if (ESCAPED.test(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const code = value.charCodeAt(i);
+          if (code < 0x20) bytes += 5;
+          else if (code === 0x22 || code === 0x5c) bytes += 1;
+        }
+      }
+      return bytes;
+    }
+    case "number":
+    case "bigint":
+      return 26;
+    case "boolean":
+      return 5;
+    case "object": {
+      if (value === null) return 4;
+      if (value instanceof Date) return 26;
+      let bytes = 2;
+      if (Array.isArray(value)) {
+        for (const item of value) bytes += jsonBytesAtMost(item) + 1;
+        return bytes;
+      }
+      for (const [key, item] of Object.entries(value)) {
+        if (item !== undefined) bytes += jsonBytesAtMost(key) + jsonBytesAtMost(item) + 2;
+      }
+      return bytes;
+    }
+    default:
+      return 4;
+  }
 }

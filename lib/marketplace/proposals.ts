@@ -81,8 +81,7 @@ export async function listProposals(
     orderBy: orderBy("asc"),
     take: query.limit + 1,
   });
-  const page = toPage(rows, query.limit);
-  return { items: page.items.map(toProposalView), nextCursor: page.nextCursor };
+  return toPage(rows, query.limit, toProposalView);
 }
 
 export async function rejectProposal(

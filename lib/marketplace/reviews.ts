@@ -57,8 +57,7 @@ export async function listReviews(
     orderBy: orderBy("desc"),
     take: page.limit + 1,
   });
-  const result = toPage(rows, page.limit);
-  return { items: result.items.map(toReviewView), nextCursor: result.nextCursor };
+  return toPage(rows, page.limit, toReviewView);
 }
 
 /** Reviews of one job (at most one per reviewer wallet), newest first: for the job page. */

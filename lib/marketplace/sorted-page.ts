@@ -3,6 +3,7 @@
 // keyset condition and one index (or one sort) serves it. Prisma cannot say either, so the
 // ids come from SQL and the caller loads the rows.
 import type { Db } from "@/lib/db";
+import { invalid } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { decodeSortedCursor, encodeSortedCursor } from "./pagination";
 
@@ -11,7 +12,7 @@ export interface SortKey {
   sort: string;
   /** SQL for the key, over the columns of `from`. */
   key: Prisma.Sql;
-  /** SQL for a key value read back from a cursor. */
+  /** SQL for a key value read back from a cursor; throws `invalid` for a value out of range. */
   cast: (value: string) => Prisma.Sql;
   desc: boolean;
 }
@@ -51,26 +52,56 @@ export function sortedIdPageSql(options: SortedPageOptions): Prisma.Sql {
     LIMIT ${options.limit + 1}`;
 }
 
-export async function sortedIdPage(
-  db: Db,
-  options: SortedPageOptions,
-): Promise<{ ids: string[]; nextCursor: string | null }> {
+export interface SortedIdPage {
+  ids: string[];
+  /** Whether rows follow the last id. */
+  more: boolean;
+  /** The cursor that continues right after `ids[index]` (for a page cut short: fitPage). */
+  cursorAfter(index: number): string;
+  nextCursor: string | null;
+}
+
+export async function sortedIdPage(db: Db, options: SortedPageOptions): Promise<SortedIdPage> {
   const rows = await db.$queryRaw<IdRow[]>(sortedIdPageSql(options));
   const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
+  const more = rows.length > options.limit;
+  const cursorAfter = (index: number) => {
+    const row = page[index]!;
+    return encodeSortedCursor({
+      createdAt: row.createdAt,
+      id: row.id,
+      sort: options.order.sort,
+      value: String(row.sortValue),
+    });
+  };
   return {
     ids: page.map((row) => row.id),
-    nextCursor:
-      rows.length > options.limit && last
-        ? encodeSortedCursor({
-            createdAt: last.createdAt,
-            id: last.id,
-            sort: options.order.sort,
-            value: String(last.sortValue),
-          })
-        : null,
+    more,
+    cursorAfter,
+    nextCursor: more && page.length > 0 ? cursorAfter(page.length - 1) : null,
   };
 }
 
-export const float8 = (value: string) => Prisma.sql`${Number(value)}::float8`;
-export const bigint = (value: string) => Prisma.sql`${BigInt(value)}::bigint`;
+const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * A cursor's key value, checked against its column's type before it reaches SQL: a cursor is
+ * client input, and a value the column cannot hold is the client's error (400), never the
+ * database's (a 40-digit "budget" overflowed bigint and answered 500).
+ */
+function outOfRange(): never {
+  throw invalid("cursor is not valid; use the nextCursor of a previous page");
+}
+
+export const float8 = (value: string) => {
+  const number = Number(value);
+  if (!Number.isFinite(number)) outOfRange();
+  return Prisma.sql`${number}::float8`;
+};
+
+export const bigint = (value: string) => {
+  if (!/^-?\d{1,19}$/.test(value)) outOfRange();
+  const number = BigInt(value);
+  if (number < INT8.min || number > INT8.max) outOfRange();
+  return Prisma.sql`${number}::bigint`;
+};

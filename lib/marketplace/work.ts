@@ -39,18 +39,14 @@ export async function listMyJobs(
     take: query.limit + 1,
     include: jobInclude,
   });
-  const page = toPage(rows, query.limit);
   const pending = await countPendingProposals(
     db,
-    page.items.map((row) => row.id),
+    rows.slice(0, query.limit).map((row) => row.id),
   );
-  return {
-    items: page.items.map((row) => ({
-      job: toJobView(row),
-      pendingProposals: pending.get(row.id) ?? 0,
-    })),
-    nextCursor: page.nextCursor,
-  };
+  return toPage(rows, query.limit, (row) => ({
+    job: toJobView(row),
+    pendingProposals: pending.get(row.id) ?? 0,
+  }));
 }
 
 async function countPendingProposals(db: Db, jobIds: string[]): Promise<Map<string, number>> {
@@ -89,14 +85,10 @@ export async function listMyProposals(
     take: query.limit + 1,
     include: { job: { include: jobInclude } },
   });
-  const page = toPage(rows, query.limit);
-  return {
-    items: page.items.map(({ job, ...proposal }) => ({
-      proposal: toProposalView(proposal),
-      job: toJobView(job),
-    })),
-    nextCursor: page.nextCursor,
-  };
+  return toPage(rows, query.limit, ({ job, ...proposal }) => ({
+    proposal: toProposalView(proposal),
+    job: toJobView(job),
+  }));
 }
 
 /**

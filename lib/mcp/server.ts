@@ -10,6 +10,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { assertScope } from "@/lib/auth/caller";
 import { toPublicError } from "@/lib/errors";
+import { formatBytes } from "@/lib/shared/format";
+import { answerTooLarge, MCP_MAX_TOOL_ANSWER_BYTES, MCP_MAX_ANSWER_BYTES } from "./limits";
 import { inputJsonSchema, parseArguments, type Tool, type ToolContext } from "./tool";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
 
@@ -63,8 +65,9 @@ export function createMcpServer(ctx: ToolContext): McpServer {
 }
 
 /**
- * Runs a tool as its route would: scope (403), rate limit for writes (429), arguments (400),
- * then the lib/ function with its role and state rules. A refusal is a tool error whose text
+ * Runs a tool as its route would: scope (403), rate limit (429; reads and writes each count
+ * as their HTTP twins do), arguments (400), then the lib/ function with its role and state
+ * rules, and the answer within its byte bounds. A refusal is a tool error whose text
  * is the API's message; `structuredContent` adds the HTTP status and code a program can read.
  */
 export async function callTool(
@@ -74,14 +77,15 @@ export async function callTool(
 ): Promise<CallToolResult> {
   try {
     assertScope(ctx.caller, tool.scope);
-    if (tool.write) await ctx.limitWrite();
+    await (tool.write ? ctx.limitWrite() : ctx.limitRead());
     const { params, input } = parseArguments(tool, args);
     const result = await tool.run(ctx, params, input);
-    return {
-      content: [{ type: "text", text: JSON.stringify(result) }],
-      structuredContent: result,
-    };
+    const text = JSON.stringify(result);
+    chargeAnswer(ctx, tool, Buffer.byteLength(text));
+    return { content: [{ type: "text", text }], structuredContent: result };
   } catch (error) {
+    // Over a byte bound: a JSON-RPC error for this call, not a tool result.
+    if (error instanceof McpError) throw error;
     const failure = toPublicError(error, `MCP tool ${tool.name}`);
     return {
       isError: true,
@@ -93,4 +97,23 @@ export async function callTool(
       },
     };
   }
+}
+
+/** Takes a tool answer's bytes from the request's budget (lib/mcp/limits.ts), or refuses it. */
+function chargeAnswer(ctx: ToolContext, tool: Tool, bytes: number) {
+  if (bytes > MCP_MAX_TOOL_ANSWER_BYTES) {
+    throw answerTooLarge(
+      `${tool.name}'s answer would be ${formatBytes(bytes)}, over the ` +
+        `${formatBytes(MCP_MAX_TOOL_ANSWER_BYTES)} one tool may answer; ask for less (limit, filters)`,
+    );
+  }
+  // Sent twice: as text and as structuredContent.
+  const cost = 2 * bytes;
+  if (cost > ctx.answerBudget.remaining) {
+    throw answerTooLarge(
+      `this request's answer would pass ${formatBytes(MCP_MAX_ANSWER_BYTES)}; ` +
+        "send fewer calls at once",
+    );
+  }
+  ctx.answerBudget.remaining -= cost;
 }

@@ -18,6 +18,10 @@ export interface ToolContext {
   caller: Caller;
   /** Counts a write against the caller's rate limit (429 beyond it), as the HTTP routes do. */
   limitWrite(): Promise<void>;
+  /** Counts a read against the caller's read limit (429 beyond it), as the HTTP reads do. */
+  limitRead(): Promise<void>;
+  /** Bytes the whole answer to this HTTP request may still take (lib/mcp/limits.ts). */
+  answerBudget: { remaining: number };
 }
 
 type ObjectSchema = z.ZodType<Record<string, unknown>>;

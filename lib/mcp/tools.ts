@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { assertScope } from "@/lib/auth/caller";
 import { ANY_WRITE_SCOPE } from "@/lib/conversations/participants";
-import { postMessage, readThread } from "@/lib/conversations/threads";
+import { markThreadRead, postMessage, readThread } from "@/lib/conversations/threads";
 import { registerAgent } from "@/lib/marketplace/agents";
 import { createJob, getJob, listJobs } from "@/lib/marketplace/jobs";
 import { listProposals, rejectProposal, submitProposal } from "@/lib/marketplace/proposals";
@@ -26,7 +26,11 @@ import {
   deliverSchema,
   listJobsQuerySchema,
 } from "@/lib/shared/schemas/jobs";
-import { listMessagesQuerySchema, postMessageSchema } from "@/lib/shared/schemas/conversations";
+import {
+  listMessagesQuerySchema,
+  markThreadReadSchema,
+  postMessageSchema,
+} from "@/lib/shared/schemas/conversations";
 import { listNotificationsQuerySchema } from "@/lib/shared/schemas/notifications";
 import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 import { workQuerySchema } from "@/lib/shared/schemas/work";
@@ -50,6 +54,8 @@ const deliverToolInput = z.object({
   attachments: deliverSchema.unwrap().shape.attachments,
 });
 export const TEXT_DELIVERY_NAME = "delivery.txt";
+/** The one tool whose call may carry more than the JSON body limit (lib/mcp/limits.ts). */
+export const DELIVERY_TOOL = "deliver_job";
 
 function textAttachment(text: string): AttachmentInput {
   const bytes = Buffer.from(text, "utf8");
@@ -208,7 +214,7 @@ export const TOOLS: Tool[] = [
     }),
   }),
   defineTool({
-    name: "deliver_job",
+    name: DELIVERY_TOOL,
     title: "Deliver a job",
     description:
       `Delivers a paid job in progress, as its assigned agent's wallet or operator: \`text\` ` +
@@ -231,7 +237,8 @@ export const TOOLS: Tool[] = [
     title: "Read a proposal's private thread",
     description:
       "The messages between the job's poster and the proposal's agent, oldest first after the " +
-      "message id `after`; reading marks them read. Only those two may. Scope: read.",
+      "message id `after`, with your unread count (mark_messages_read moves your marker). " +
+      "Only those two may. Scope: read.",
     scope: "read",
     write: false,
     params: proposalParams,
@@ -240,6 +247,19 @@ export const TOOLS: Tool[] = [
       const page = await readThread(db, caller.wallet, jobId, proposalId, input);
       return { messages: page.items, nextCursor: page.nextCursor, unreadCount: page.unreadCount };
     },
+  }),
+  defineTool({
+    name: "mark_messages_read",
+    title: "Mark a proposal's private thread read",
+    description:
+      "Moves your read marker to message `upTo` (default: the newest) and marks those message " +
+      "notifications read. Scope: read.",
+    scope: "read",
+    write: true,
+    params: proposalParams,
+    input: markThreadReadSchema,
+    run: async ({ db, caller }, { jobId, proposalId }, input) =>
+      markThreadRead(db, caller.wallet, jobId, proposalId, input),
   }),
   defineTool({
     name: "send_message",

@@ -50,9 +50,20 @@ export function formatUsdc(amountUsdc: number, style: "display" | "plain" = "dis
   return usdcFormats[style].format(amountUsdc);
 }
 
-// Number#toString switches to exponent form below 1e-6 and above 1e21.
+/**
+ * The number's shortest round-trip decimal (what JSON and String give), written out without an
+ * exponent. Number#toString switches to exponent form below 1e-6 and from 1e21; the digits are
+ * moved exactly, never through toFixed, which rounds 5e-324 to "0" and so passed it as an
+ * amount with no decimals at all.
+ */
 function toPlainDecimal(value: number): string {
   const text = String(value);
-  if (!/e/i.test(text)) return text;
-  return value.toFixed(20).replace(/\.?0+$/, "");
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/i.exec(text);
+  if (!match) return text;
+  const [, sign = "", whole = "", fraction = "", exponentText = "0"] = match;
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponentText);
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + "0".repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }

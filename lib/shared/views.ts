@@ -13,6 +13,7 @@ import type {
   markedReadViewSchema,
   messageViewSchema,
   notificationViewSchema,
+  threadReadViewSchema,
   paymentViewSchema,
   proposalViewSchema,
   reviewViewSchema,
@@ -50,6 +51,8 @@ export type WebhookAttemptView = z.output<typeof webhookAttemptViewSchema>;
 export type WebhookDeliveryView = z.output<typeof webhookDeliveryViewSchema>;
 /** A message of a proposal's private thread (GET …/proposals/:proposalId/messages). */
 export type MessageView = z.output<typeof messageViewSchema>;
+/** POST …/proposals/:proposalId/messages/read. */
+export type ThreadReadView = z.output<typeof threadReadViewSchema>;
 /** One of a wallet's notifications (GET /api/v1/notifications). */
 export type NotificationView = z.output<typeof notificationViewSchema>;
 /** POST /api/v1/notifications/read. */

@@ -1,7 +1,11 @@
 // Conversations (a proposal's private thread) and notifications.
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { listMessagesQuerySchema, postMessageSchema } from "@/lib/shared/schemas/conversations";
+import {
+  listMessagesQuerySchema,
+  markThreadReadSchema,
+  postMessageSchema,
+} from "@/lib/shared/schemas/conversations";
 import {
   listNotificationsQuerySchema,
   markNotificationsReadSchema,
@@ -11,6 +15,7 @@ import {
   markedReadViewSchema,
   messageViewSchema,
   notificationViewSchema,
+  threadReadViewSchema,
 } from "@/lib/shared/schemas/views";
 import { errorResponses, WRITE } from "../errors";
 import { body, jobPath, json, sessionOrToken } from "../shared";
@@ -33,10 +38,11 @@ export const conversationsPaths: ZodOpenApiPathsObject = {
   "/api/v1/jobs/{id}/proposals/{proposalId}/messages": {
     get: {
       tags: ["Conversations"],
-      summary: "Read a proposal's private thread, oldest first (marks it read for you)",
+      summary: "Read a proposal's private thread, oldest first",
       description:
-        "The job's poster and the proposal's agent (its wallet or operator) only. Reading moves " +
-        "your read marker to the last message returned; `meta.unreadCount` is what is left.",
+        "The job's poster and the proposal's agent (its wallet or operator) only. Reading " +
+        "changes nothing: `meta.unreadCount` counts the other side's messages after your read " +
+        "marker, which moves with POST …/messages/read.",
       security: sessionOrToken("read"),
       requestParams: { path: threadPath, query: listMessagesQuerySchema },
       responses: {
@@ -59,6 +65,22 @@ export const conversationsPaths: ZodOpenApiPathsObject = {
       responses: {
         "200": json(envelope(messageViewSchema), "The message"),
         ...errorResponses([...WRITE, 404, 409]),
+      },
+    },
+  },
+  "/api/v1/jobs/{id}/proposals/{proposalId}/messages/read": {
+    post: {
+      tags: ["Conversations"],
+      summary: "Mark a proposal's private thread read, up to a message (default: the newest)",
+      description:
+        "Moves your read marker forward (never back) and marks the matching `message.created` " +
+        "notifications read. Idempotent. The poster and the agent's side only.",
+      security: sessionOrToken("read"),
+      requestParams: { path: threadPath },
+      requestBody: { ...body(markThreadReadSchema), required: false },
+      responses: {
+        "200": json(envelope(threadReadViewSchema), "What is left unread"),
+        ...errorResponses([...WRITE, 404]),
       },
     },
   },

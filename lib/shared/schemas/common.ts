@@ -4,22 +4,30 @@
 import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { CATEGORIES } from "../enums";
+import { stripInvisible } from "../invisible";
 import { LIMITS } from "../limits";
 import { hasUsdcPrecision, MAX_USDC } from "../money";
 
-// Control characters other than tab and newline have no place in user text.
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+// Control characters other than tab and newline (C0, DEL and C1) have no place in user text.
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// Line and paragraph separators break a line as \n does.
+const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 
+/**
+ * Display text: invisible and direction-changing characters stripped (lib/shared/invisible.ts),
+ * then trimmed and bounded; control characters refused.
+ */
 export function text(field: string, min: number, max: number, { singleLine = false } = {}) {
   return z
     .string({ error: `${field} must be a string` })
+    .overwrite(stripInvisible)
     .trim()
     .min(
       min,
       min === 1 ? `${field} must not be empty` : `${field} must be at least ${min} characters`,
     )
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((value) => !CONTROL_CHARS.test(value) && !(singleLine && /[\r\n]/.test(value)), {
+    .refine((value) => !CONTROL_CHARS.test(value) && !(singleLine && LINE_BREAKS.test(value)), {
       error: `${field} contains characters that are not allowed`,
     });
 }
@@ -46,7 +54,24 @@ export function id(field: string) {
     .string({ error: `${field} must be a string` })
     .trim()
     .min(1, `${field} must not be empty`)
-    .max(64, `${field} is not a valid identifier`);
+    .max(64, `${field} is not a valid identifier`)
+    .refine((value) => !CONTROL_CHARS.test(value), { error: `${field} is not a valid identifier` });
+}
+
+const INT8_MAX = 9_223_372_036_854_775_807n;
+
+/**
+ * The id of a row numbered by the database (an event, a message, a notification), as the
+ * decimal string clients get back: 1 to 2^63-1 (`zero`: 0 too, "from the start"). Anything
+ * else is the client's 400, never a number the column cannot hold.
+ */
+export function serialId(message: string, { zero = false } = {}) {
+  return z
+    .string({ error: message })
+    .trim()
+    .regex(zero ? /^(0|[1-9][0-9]{0,18})$/ : /^[1-9][0-9]{0,18}$/, message)
+    .transform((value) => BigInt(value))
+    .refine((value) => value <= INT8_MAX, { error: message });
 }
 
 export const addressSchema = z

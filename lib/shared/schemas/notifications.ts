@@ -1,6 +1,6 @@
 // Notifications: what a wallet is told about (the types) and the list / mark-read inputs.
 import { z } from "zod";
-import { limit } from "./common";
+import { limit, serialId } from "./common";
 
 /**
  * Every notification type: the feed's event types that concern someone else than the actor,
@@ -22,14 +22,9 @@ export const MAX_MARK_READ_IDS = 100;
 
 /** One notification id; `what` names it in messages ("upTo", or "ids" for a list's items). */
 const notificationId = (what: { field: string; each?: boolean }) =>
-  z
-    .string({ error: `${what.field} must be ${what.each ? "strings" : "a string"}` })
-    .trim()
-    .regex(
-      /^[1-9][0-9]{0,18}$/,
-      `${what.field} must be ${what.each ? "notification ids (whole numbers)" : "a notification id (a whole number)"}`,
-    )
-    .transform((value) => BigInt(value));
+  serialId(
+    `${what.field} must be ${what.each ? "notification ids (whole numbers)" : "a notification id (a whole number)"}`,
+  );
 
 export const listNotificationsQuerySchema = z.object({
   unread: z
@@ -37,12 +32,7 @@ export const listNotificationsQuerySchema = z.object({
     .transform((value) => value === "true")
     .default(false),
   limit,
-  cursor: z
-    .string()
-    .trim()
-    .regex(/^[1-9][0-9]{0,18}$/, "cursor is not valid; use the nextCursor of a previous page")
-    .transform((value) => BigInt(value))
-    .optional(),
+  cursor: serialId("cursor is not valid; use the nextCursor of a previous page").optional(),
 });
 export type ListNotificationsQuery = z.infer<typeof listNotificationsQuerySchema>;
 

@@ -4,6 +4,9 @@ import { TOKEN_SCOPES } from "../enums";
 import { LIMITS } from "../limits";
 import { cursor, limit, text } from "./common";
 
+/** Live (unexpired, unrevoked) tokens one wallet may hold; a revoked or expired one frees a place. */
+export const MAX_LIVE_TOKENS_PER_WALLET = 20;
+
 export const createTokenSchema = z.object({
   name: text("name", 1, LIMITS.tokenName, { singleLine: true }),
   scopes: z

@@ -306,6 +306,12 @@ export const messageViewSchema = z
   })
   .meta({ id: "Message", description: "A message of a proposal's private thread." });
 
+export const threadReadViewSchema = z
+  .object({
+    unreadCount: z.int().meta({ description: "Messages from the other side still unread" }),
+  })
+  .meta({ id: "ThreadRead" });
+
 export const notificationViewSchema = z
   .object({
     id: z.string().meta({ description: "Newer notifications have larger ids" }),

@@ -1,5 +1,5 @@
-// GET (read the thread, which marks it read) and POST (write) a proposal's private thread:
-// the job's poster and the agent's side only.
+// GET (read; marking read is POST …/messages/read) and POST (write) a proposal's private
+// thread: the job's poster and the agent's side only.
 import { ANY_WRITE_SCOPE } from "@/lib/conversations/participants";
 import { postMessage, readThread } from "@/lib/conversations/threads";
 import { getDb } from "@/lib/db";

@@ -1,0 +1,37 @@
+import "server-only";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * What one MCP request may cost, bounded before it is paid (docs/limits.md):
+ *   - a JSON-RPC batch holds at most MCP_MAX_BATCH messages (the SDK's own bound is 100, and
+ *     100 × search_jobs built a 181 MB answer): beyond, the whole batch is refused;
+ *   - one tool's answer at most MCP_MAX_TOOL_ANSWER_BYTES of JSON (list pages are held under
+ *     LIMITS.pageBytes, so only a query no page can make small reaches it);
+ *   - the whole answer at most MCP_MAX_ANSWER_BYTES, counting each tool answer twice (MCP sends
+ *     it as text and as structuredContent): calls past it answer an error, not their result;
+ *   - a body over the JSON limit (1 MiB) only for one `deliver_job` call, whose files need it.
+ * Each past a bound is a JSON-RPC error whose `data.code` says which.
+ */
+export const MCP_MAX_BATCH = 10;
+export const MCP_MAX_TOOL_ANSWER_BYTES = 2 * 1024 * 1024;
+export const MCP_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** A server-defined JSON-RPC error code (-32000 to -32099) for answers over a byte bound. */
+export const ANSWER_TOO_LARGE = -32010;
+
+export function answerTooLarge(message: string): McpError {
+  return new McpError(ANSWER_TOO_LARGE, message, { code: "answer_too_large" });
+}
+
+/** A JSON-RPC error answer for the whole request, as the SDK's transport words its own. */
+export function jsonRpcRefusal(status: number, code: number, message: string, data: object) {
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", error: { code, message, data }, id: null }),
+    {
+      status,
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    },
+  );
+}
+
+export const INVALID_REQUEST = ErrorCode.InvalidRequest;
