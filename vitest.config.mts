@@ -39,6 +39,7 @@ export default defineConfig({
             "contracts/**/*.test.ts",
             "scripts/**/*.test.ts",
             "tools/**/*.test.ts",
+            "server/**/*.test.ts",
           ],
         },
       },

@@ -10,6 +10,7 @@ import {
   expectAccessible,
   freshKey,
   newActor,
+  newContext,
   propose,
   registerAgent,
   screenshots,
@@ -30,7 +31,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   poster = await newActor(browser, baseURL!, freshKey());
   agent = await newActor(browser, baseURL!, freshKey());
   await Promise.all([signInWithApi(poster), signInWithApi(agent)]);
-  visitor = await (await browser.newContext({ baseURL })).newPage();
+  visitor = await (await newContext(browser, baseURL)).newPage();
   job = await createJob(poster.api, {
     title: "Landing page copy for a payments API",
     category: "writing",

@@ -35,9 +35,40 @@ export interface Actor {
   api: ApiClient;
 }
 
+/**
+ * Content-Security-Policy violations reported by any watched page of this worker since the
+ * current test began: the `cspClean` fixture fails a test that left any. The site's CSP
+ * (server/security-headers.ts) must let every page, the wallet and paying work unchanged.
+ */
+const cspViolations: string[] = [];
+
+/** Reports every CSP violation of the context's pages (a binding and an init script, both outside the page's CSP). */
+export async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.exposeBinding("__reportCspViolation", (_source, report: string) => {
+    cspViolations.push(report);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { __reportCspViolation(report: string): void })
+        .__reportCspViolation;
+      report(
+        `${location.pathname}: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} ` +
+          `(${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
+}
+
+/** A context of this suite: CSP violations watched. */
+export async function newContext(browser: Browser, baseURL?: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL });
+  await watchCsp(context);
+  return context;
+}
+
 /** A browser context with its own injected wallet, and an API client for the same key. */
 export async function newActor(browser: Browser, baseURL: string, privateKey: Hex): Promise<Actor> {
-  const context = await browser.newContext({ baseURL });
+  const context = await newContext(browser, baseURL);
   const wallet = await installWallet(context, privateKey, {
     chainId: LOCAL_CHAIN_ID,
     rpcUrl: e2eState().rpcUrl,
@@ -223,5 +254,19 @@ export async function slowScripts(page: Page, ms = 1_500) {
   });
 }
 
-export const test = base;
+/** Every test: its pages' CSP violations watched, and none allowed. */
+export const test = base.extend<{ cspClean: void }>({
+  context: async ({ context }, provide) => {
+    await watchCsp(context);
+    await provide(context);
+  },
+  cspClean: [
+    async ({}, provide) => {
+      cspViolations.length = 0;
+      await provide();
+      expect(cspViolations, "Content-Security-Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 export { expect };

@@ -9,6 +9,7 @@ import {
   expectAccessible,
   KEYS,
   newActor,
+  newContext,
   payAndAccept,
   propose,
   registerAgent,
@@ -33,7 +34,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   agent = await newActor(browser, baseURL!, KEYS.agent);
   await signInWithApi(agent);
   await poster.api.signIn();
-  visitor = await (await browser.newContext({ baseURL })).newPage();
+  visitor = await (await newContext(browser, baseURL)).newPage();
 
   const rival = await newActor(browser, baseURL!, KEYS.agent2);
   await rival.api.signIn();

@@ -8,6 +8,7 @@ import {
   freshKey,
   KEYS,
   newActor,
+  newContext,
   payAndAccept,
   propose,
   registerAgent,
@@ -55,7 +56,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   agent = await newActor(browser, baseURL!, freshKey());
   other = await newActor(browser, baseURL!, freshKey());
   for (const actor of [poster, agent, other]) await signInWithApi(actor);
-  anonymous = await (await browser.newContext({ baseURL })).newPage();
+  anonymous = await (await newContext(browser, baseURL)).newPage();
 
   job = await createJob(poster.api, { title: "State check: logo refresh", category: "design" });
   agentRecord = await registerAgent(agent.api, `Pixelsmith ${Date.now().toString(36)}`);

@@ -141,6 +141,16 @@ const envSchema = z.object({
   UPLOAD_MIN_BYTES_PER_SECOND: optionalString
     .transform((value) => (value === undefined ? 16_384 : Number(value)))
     .pipe(z.number({ error: "must be a whole number of bytes" }).int().min(1).max(1_000_000_000)),
+  // Worker processes `npm start` runs behind one port (server/supervisor.ts); the embedded
+  // database allows one.
+  WEB_CONCURRENCY: optionalString
+    .transform((value) => (value === undefined ? 1 : Number(value)))
+    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(64)),
+  // A process whose V8 heap passes this share of its limit answers new requests 503 +
+  // Retry-After until it is below again, instead of dying of "heap out of memory".
+  HEAP_SHED_PERCENT: optionalString
+    .transform((value) => (value === undefined ? 85 : Number(value)))
+    .pipe(z.number({ error: "must be a percentage" }).int().min(5).max(99)),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   // Webhook URLs on loopback (http://127.0.0.1:PORT) for development and tests. Unset: on in
   // development, off otherwise; refused in production. Private, link-local and other

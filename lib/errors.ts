@@ -24,6 +24,27 @@ export const ERROR_STATUS = {
 
 export type ErrorKind = keyof typeof ERROR_STATUS;
 
+/**
+ * The code an error carries when nothing more specific was given (every error answer has a
+ * `code`: contract, "Decided on 2026-11-23"). Specific codes (`handle_reserved`,
+ * `settlement_pending`, …) are given where the error is thrown.
+ */
+export const DEFAULT_CODE: Record<ErrorKind, string> = {
+  invalid: "invalid_request",
+  unauthenticated: "unauthenticated",
+  payment_required: "payment_required",
+  forbidden: "forbidden",
+  not_found: "not_found",
+  method_not_allowed: "method_not_allowed",
+  timeout: "request_timeout",
+  conflict: "conflict",
+  too_large: "payload_too_large",
+  unsupported_media_type: "unsupported_media_type",
+  rate_limited: "rate_limited",
+  internal: "internal_error",
+  unavailable: "unavailable",
+};
+
 export class DomainError extends Error {
   override name = "DomainError";
   constructor(
@@ -75,7 +96,7 @@ const BUSY_RETRY_AFTER_SECONDS = "2";
 export interface PublicError {
   status: number;
   message: string;
-  code?: string;
+  code: string;
   headers: Record<string, string>;
 }
 
@@ -90,24 +111,30 @@ export function toPublicError(error: unknown, where: string): PublicError {
     return {
       status: error.status,
       message: error.message,
-      code: error.code,
+      code: error.code ?? DEFAULT_CODE[error.kind],
       headers: error.headers,
     };
   }
   if (error instanceof ZodError) {
-    return { status: 400, message: describeIssues(error), headers: {} };
+    return { status: 400, message: describeIssues(error), code: "invalid_request", headers: {} };
   }
   if (isUniqueViolation(error)) {
-    return { status: 409, message: "this already exists (conflicting request)", headers: {} };
+    return {
+      status: 409,
+      message: "this already exists (conflicting request)",
+      code: "conflict",
+      headers: {},
+    };
   }
   if (isTransactionQueueTimeout(error)) {
     console.warn(`Busy in ${where}: a write waited too long for the database; answered 503`);
     return {
       status: 503,
       message: "the server is busy; retry shortly",
+      code: "server_busy",
       headers: { "Retry-After": BUSY_RETRY_AFTER_SECONDS },
     };
   }
   console.error(`Unhandled error in ${where}:`, errorForLog(error));
-  return { status: 500, message: "internal server error", headers: {} };
+  return { status: 500, message: "internal server error", code: "internal_error", headers: {} };
 }

@@ -49,13 +49,9 @@ export function ok(data: unknown, init: OkInit = {}) {
 
 export const created = (data: unknown) => ok(data, { status: 201 });
 
-export function errorResponse(
-  status: number,
-  message: string,
-  headers: HeadersInit = {},
-  code?: string,
-) {
-  return jsonResponse(code ? { error: message, code } : { error: message }, status, headers);
+/** The one error body: `{ error, code }` (a readable message, a stable snake_case code). */
+export function errorResponse(status: number, message: string, headers: HeadersInit, code: string) {
+  return jsonResponse({ error: message, code }, status, headers);
 }
 
 function jsonResponse(body: unknown, status: number, headers: HeadersInit = {}) {
@@ -441,16 +437,24 @@ export async function enforceRateLimit(req: Request, bucket: RateLimitBucket, wa
     throw new DomainError("unavailable", "rate limiting is unavailable; retry shortly");
   }
   if (!decision.allowed) {
-    throw new DomainError("rate_limited", "too many requests; slow down and retry later", {
-      "Retry-After": String(decision.retryAfterSeconds),
-    });
+    throw new DomainError(
+      "rate_limited",
+      "too many requests; slow down and retry later",
+      { "Retry-After": String(decision.retryAfterSeconds) },
+      "rate_limited",
+    );
   }
 }
 
 /** Answers 405 (JSON) for the methods a route does not implement. */
 export function otherMethods(allowed: string) {
   const handler = async () =>
-    errorResponse(405, `method not allowed; this path accepts ${allowed}`, { Allow: allowed });
+    errorResponse(
+      405,
+      `method not allowed; this path accepts ${allowed}`,
+      { Allow: allowed },
+      "method_not_allowed",
+    );
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
 }
 

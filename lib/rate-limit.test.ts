@@ -15,6 +15,7 @@ import {
 } from "@/tests/helpers/db";
 import {
   checkRateLimit,
+  LocalFirstLimiter,
   PostgresRateLimitStore,
   type RateLimitStore,
   RedisRateLimitStore,
@@ -145,6 +146,33 @@ describe.each(setups)("$name", (setup) => {
     const other = `other-${randomBytes(4).toString("hex")}`;
     expect((await checkRateLimit(stores.b, [other, key], 3)).allowed).toBe(false);
     expect((await stores.a.hit(other, 60_000)).count).toBe(2);
+  });
+
+  it("counts several hits at once (by)", async () => {
+    const key = `by-${randomBytes(4).toString("hex")}`;
+    expect((await stores.a.hit(key, 60_000, 7)).count).toBe(7);
+    expect((await stores.b.hit(key, 60_000, 5)).count).toBe(12);
+    expect((await stores.a.hit(key, 60_000)).count).toBe(13);
+  });
+
+  it("reads: decided in memory, exactly at the limit in one process, shared through the store", async () => {
+    const key = `read-${randomBytes(4).toString("hex")}`;
+    const one = new LocalFirstLimiter(() => stores.a);
+    const two = new LocalFirstLimiter(() => stores.b);
+    const allowed = (limiter: LocalFirstLimiter, n: number) =>
+      Array.from({ length: n }, () => limiter.check([key], 10).allowed);
+    // One process alone refuses the 11th at once, before anything reached the store.
+    expect(allowed(one, 11)).toEqual([...Array(10).fill(true), false]);
+    await one.sync();
+    expect((await stores.a.hit(key, 60_000, 0)).count).toBe(11);
+    // Another process learns the shared count on its next sync and refuses from then on.
+    expect(two.check([key], 10).allowed).toBe(true);
+    await two.sync();
+    const refused = two.check([key], 10);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(50);
+    // Other keys are their own.
+    expect(two.check([`${key}-other`], 10).allowed).toBe(true);
   });
 
   it("removes ended windows", async () => {

@@ -8,7 +8,10 @@
 //     draining whatever the client keeps sending;
 //   - headers and body must arrive within REQUEST_TIMEOUT_SECONDS, else 408 and close;
 //   - an /api path that is not valid percent-encoding → JSON 400 (Next would answer a
-//     plain-text 500).
+//     plain-text 500);
+//   - a process whose heap nears its limit answers 503 + Retry-After (server/heap-guard.ts);
+//   - pages get a nonce-based Content-Security-Policy, and production over https HSTS
+//     (server/security-headers.ts).
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import next from "next";
@@ -17,6 +20,8 @@ import { formatBytes } from "@/lib/shared/format";
 import { CLIENT_ADDRESS_HEADER, clientAddress, markAppServer } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
 import { errorForLog } from "@/lib/redact";
+import { startHeapGuard } from "./heap-guard";
+import { isPagePath, securityHeaders } from "./security-headers";
 
 export interface AppServerOptions {
   dev: boolean;
@@ -66,6 +71,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   await app.prepare();
   const handle = app.getRequestHandler();
   const trustedHops = config.TRUST_PROXY_HOPS;
+  const heap = startHeapGuard(config.HEAP_SHED_PERCENT);
+  const security = securityHeaders(config);
 
   const serve = (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean) => {
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(
@@ -75,14 +82,42 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     );
     const withBody = hasBody(req);
     if (withBody) lingerOnClose(req.socket);
+    if (heap.overloaded) {
+      return refuse(req, res, 503, "the server is busy; retry shortly", "server_busy", {
+        "Retry-After": "5",
+      });
+    }
     const pathname = requestPath(req.url);
+    for (const [name, value] of Object.entries(security.always)) res.setHeader(name, value);
+    // Next.js takes its scripts' nonce from the request's CSP header: only this server sets it.
+    delete req.headers["content-security-policy"];
+    delete req.headers["content-security-policy-report-only"];
+    if (isPagePath(pathname)) {
+      const page = security.forPage();
+      for (const [name, value] of Object.entries(page.headers)) {
+        req.headers[name.toLowerCase()] = value;
+        res.setHeader(name, value);
+      }
+    }
     if (pathname.startsWith("/api/") && !isDecodable(pathname)) {
-      return refuse(req, res, 400, "the request path is not valid percent-encoded UTF-8");
+      return refuse(
+        req,
+        res,
+        400,
+        "the request path is not valid percent-encoded UTF-8",
+        "invalid_path",
+      );
     }
     const limit = bodyLimitFor(pathname);
     const declared = req.headers["content-length"];
     if (declared !== undefined && !(Number(declared) <= limit)) {
-      return refuse(req, res, 413, `the request body is larger than ${formatBytes(limit)}`);
+      return refuse(
+        req,
+        res,
+        413,
+        `the request body is larger than ${formatBytes(limit)}`,
+        "payload_too_large",
+      );
     }
     if (withBody) closeIfBodyUnread(req, res);
     // Told to send only once the app starts reading: a write refused before it reads its body
@@ -90,7 +125,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     if (expectsContinue) req.once("resume", () => res.writeContinue());
     handle(req, res).catch((error: unknown) => {
       console.error("Request handler failed:", errorForLog(error));
-      if (!res.headersSent) refuse(req, res, 500, "internal server error");
+      if (!res.headersSent) refuse(req, res, 500, "internal server error", "internal_error");
       else res.destroy();
     });
   };
@@ -114,6 +149,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     url: `http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}`,
     server,
     async close() {
+      heap.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -196,9 +232,12 @@ function refuse(
   res: http.ServerResponse,
   status: number,
   message: string,
+  code: string,
+  headers: Record<string, string> = {},
 ) {
-  const body = JSON.stringify({ error: message });
+  const body = JSON.stringify({ error: message, code });
   res.writeHead(status, {
+    ...headers,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "Cache-Control": "no-store",
@@ -210,9 +249,13 @@ function refuse(
   req.resume();
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, "the request (headers and body) did not arrive in time"],
-  HPE_HEADER_OVERFLOW: [431, "the request headers are too large"],
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    "the request (headers and body) did not arrive in time",
+    "request_timeout",
+  ],
+  HPE_HEADER_OVERFLOW: [431, "the request headers are too large", "headers_too_large"],
 };
 
 /**
@@ -229,8 +272,12 @@ function answerClientError(error: Error & { code?: string }, socket: Socket) {
     socket.destroy();
     return;
   }
-  const [status, message] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"];
-  const body = JSON.stringify({ error: message });
+  const [status, message, code] = CLIENT_ERRORS[error.code ?? ""] ?? [
+    400,
+    "malformed HTTP request",
+    "malformed_request",
+  ];
+  const body = JSON.stringify({ error: message, code });
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +

@@ -1,8 +1,11 @@
-// The app server's entry point: `node --import tsx server/main.ts [--dev] [-H host] [-p port]`.
+// The app server's entry point:
+//   node --import tsx server/main.ts [--dev] [-H host] [-p port] [--workers N]
 // npm start, npm run dev, the tests and the benchmark all start the app through it (never
 // plain `next start`: see server/app-server.ts for what this server decides before Next).
+// With --workers (npm start), this process only supervises: it holds the port and keeps N
+// worker processes running the app (server/supervisor.ts), restarting any that dies.
+import cluster from "node:cluster";
 import { parseArgs } from "node:util";
-import { startAppServer } from "./app-server";
 
 async function main() {
   const { values } = parseArgs({
@@ -12,6 +15,7 @@ async function main() {
       test: { type: "boolean", default: false },
       hostname: { type: "string", short: "H" },
       port: { type: "string", short: "p" },
+      workers: { type: "string" },
     },
   });
   // Before any configuration is read: a production server started without NODE_ENV must not
@@ -29,8 +33,29 @@ async function main() {
   }
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`bad port: ${port}`);
+
+  if (values.workers !== undefined && cluster.isPrimary) {
+    const workers = Number(values.workers);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+      throw new Error(`--workers must be a whole number from 1 to 64 (got ${values.workers})`);
+    }
+    if (workers > 1 && !process.env.DATABASE_URL?.trim()) {
+      throw new Error(
+        "the embedded database (PGlite) belongs to one process: run one worker without " +
+          "DATABASE_URL, or use PostgreSQL for several",
+      );
+    }
+    const { superviseWorkers } = await import("./supervisor");
+    superviseWorkers({ workers });
+    return;
+  }
+
+  // Loaded only where the app runs: a supervisor never loads Next.js.
+  const { startAppServer } = await import("./app-server");
   const app = await startAppServer({ dev: values.dev, hostname: values.hostname, port });
-  console.log(`> Ready on ${app.url} (${mode})`);
+  console.log(
+    `> Ready on ${app.url} (${mode}${cluster.isWorker ? `, worker ${process.pid}` : ""})`,
+  );
 
   let stopping = false;
   const stop = () => {

@@ -42,16 +42,28 @@ const BIND_ATTEMPTS = 5;
  * port); pass `APP_URL: ""` to start without one. The server runs in its own process group
  * so `stop` ends it whole.
  */
+export interface LaunchOptions {
+  /** Node flags, before the server's own. */
+  nodeArgs?: readonly string[];
+  /** Server flags (`--workers 1`: supervised, as `npm start` runs it). */
+  serverArgs?: readonly string[];
+  /**
+   * When the server counts as up, from the status its API answers: by default a 2xx; a test
+   * of load shedding takes its 503 as the answer of a server that is up.
+   */
+  ready?: (status: number) => boolean;
+}
+
 export async function launchNextServer(
   env: Record<string, string>,
-  nodeArgs: readonly string[] = [],
+  options: LaunchOptions = {},
 ): Promise<NextServer> {
   // APP_URL names the server's own origin, so the port is chosen before the start; the server
   // binds it itself, and a port someone else took meanwhile means another attempt, not a
   // server on a port it does not own.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launchOnce(env, nodeArgs, await candidatePort());
+      return await launchOnce(env, options, await candidatePort());
     } catch (error) {
       if (!(error instanceof AddressInUse) || attempt >= BIND_ATTEMPTS) throw error;
     }
@@ -60,7 +72,11 @@ export async function launchNextServer(
 
 async function launchOnce(
   env: Record<string, string>,
-  nodeArgs: readonly string[],
+  {
+    nodeArgs = [],
+    serverArgs = [],
+    ready = (status) => status >= 200 && status < 300,
+  }: LaunchOptions,
   port: number,
 ): Promise<NextServer> {
   let output = "";
@@ -69,12 +85,13 @@ async function launchOnce(
     process.execPath,
     [
       ...nodeArgs,
-      ...appServerArgs(),
+      ...appServerArgs({ ...process.env, ...env }),
       ...(env.NODE_ENV === "test" ? ["--test"] : []),
       "-H",
       "127.0.0.1",
       "-p",
       String(port),
+      ...serverArgs,
     ],
     {
       env: {
@@ -132,7 +149,7 @@ async function launchOnce(
     if (output.includes("> Ready on")) {
       try {
         const response = await fetch(`${url}/api/v1/jobs?limit=1`);
-        if (response.ok) return { url, pid: child.pid!, stop, kill, logs: () => output };
+        if (ready(response.status)) return { url, pid: child.pid!, stop, kill, logs: () => output };
       } catch {
         // not answering yet
       }

@@ -30,8 +30,8 @@ const APP_SERVER_ENTRY = ["--import", "tsx", "server/main.ts"];
  * about 410 MiB RSS). What the server holds at once is bounded by its limits (a request body
  * at most 10 MiB of attachments, the read cache 200 pages); raise it with the machine.
  */
-function serverHeapMiB(): number {
-  const value = process.env.SERVER_HEAP_MIB?.trim() || "512";
+function serverHeapMiB(env: NodeJS.ProcessEnv): number {
+  const value = env.SERVER_HEAP_MIB?.trim() || "512";
   const mib = Number(value);
   if (!Number.isInteger(mib) || mib < 128 || mib > 65_536) {
     throw new Error(`SERVER_HEAP_MIB must be a whole number of MiB, 128 to 65536 (got "${value}")`);
@@ -45,10 +45,10 @@ function serverHeapMiB(): number {
  * Read when a server starts, not when this module loads: `npm run dev` imports it too, and a
  * bad SERVER_HEAP_MIB is no reason for the development server not to start.
  */
-export function appServerArgs(): string[] {
+export function appServerArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   // An operator's own bound in NODE_OPTIONS wins (the command line would override it).
-  const bounded = /--max-old-space-size/.test(process.env.NODE_OPTIONS ?? "");
-  return [...(bounded ? [] : [`--max-old-space-size=${serverHeapMiB()}`]), ...APP_SERVER_ENTRY];
+  const bounded = /--max-old-space-size/.test(env.NODE_OPTIONS ?? "");
+  return [...(bounded ? [] : [`--max-old-space-size=${serverHeapMiB(env)}`]), ...APP_SERVER_ENTRY];
 }
 /** The development server (npm run dev): its compiler's memory is not bounded. */
 export const devServerArgs = APP_SERVER_ENTRY;

@@ -11,6 +11,7 @@ import {
   newWallet,
   startInProcessMarket,
 } from "@/tests/helpers/in-process";
+import { searchText } from "./job-search";
 import { createJob, listJobs } from "./jobs";
 
 let market: InProcessMarket;
@@ -42,6 +43,25 @@ beforeAll(async () => {
   }
 });
 afterAll(() => market?.stop());
+
+describe("q as websearch_to_tsquery reads it", () => {
+  it.each([
+    ["40 dashes", "-".repeat(40)],
+    ["a word after 40 dashes", `${"-".repeat(40)}pdf`],
+    ["spaced dashes", "- ".repeat(40)],
+    ["dashes between words", `pdf ${"-".repeat(60)} contract`],
+    ["a dash in a word", "e-mail"],
+  ])("%s: an answer, never 'tsquery stack too small'", async (_what, q) => {
+    await expect(list({ q })).resolves.toBeDefined();
+  });
+
+  it("keeps what a dash means: a word to leave out", async () => {
+    expect(searchText("pdf -contract")).toBe("pdf -contract");
+    expect(searchText("pdf ---- - -contract")).toBe("pdf -contract");
+    expect(searchText("pdf ----")).toBe("pdf  ");
+    expect((await list({ q: "pdf ------contract" })).ids).toEqual([ids.pdfRequirement]);
+  });
+});
 
 describe("GET /api/v1/jobs search and sort", () => {
   it.each([

@@ -139,12 +139,13 @@ export function fitPage<V>(
   };
 }
 
-const ESCAPED = /["\\\u0000-\u001f]/;
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * An upper bound of `JSON.stringify(value)`'s length in UTF-8 bytes, without building it:
- * strings by their UTF-8 length plus their escapes (at most 6 bytes for a control character),
- * every number and date at its longest. Cheap enough for every item of every page.
+ * strings by their UTF-8 length plus their escapes (at most 6 bytes for a control character
+ * or a lone surrogate, which UTF-8 counts as 3), every number and date at its longest. Cheap
+ * enough for every item of every page.
  */
 export function jsonBytesAtMost(value: unknown): number {
   switch (typeof value) {
@@ -155,6 +156,11 @@ export function jsonBytesAtMost(value: unknown): number {
           const code = value.charCodeAt(i);
           if (code < 0x20) bytes += 5;
           else if (code === 0x22 || code === 0x5c) bytes += 1;
+          else if (code >= 0xd800 && code <= 0xdfff) {
+            const next = value.charCodeAt(i + 1);
+            if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i += 1;
+            else bytes += 3;
+          }
         }
       }
       return bytes;

@@ -68,4 +68,15 @@ describe("cachedRead", () => {
     noteCommit(b);
     expect(await cachedRead(a, "k", async () => "a again")).toBe("a");
   });
+
+  it("holds at most 32 MiB of answers: past it, it starts over", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    const page = (n: number) => async () => ({ n, text: "x".repeat(3 * 1024 * 1024) });
+    for (let n = 0; n < 10; n++) await cachedRead(db, `page-${n}`, page(n));
+    // Ten pages of 3 MiB fit (30 MiB); the eleventh starts a fresh cache.
+    expect(await cachedRead(db, "page-0", page(100))).toEqual(expect.objectContaining({ n: 0 }));
+    await cachedRead(db, "page-10", page(10));
+    expect(await cachedRead(db, "page-0", page(100))).toEqual(expect.objectContaining({ n: 100 }));
+  });
 });

@@ -1,6 +1,7 @@
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { commitGeneration } from "@/lib/events/commit-signal";
+import { jsonBytesAtMost } from "./pagination";
 
 /**
  * A short-lived cache for the hottest public reads (the first page of a job list per filter,
@@ -9,18 +10,24 @@ import { commitGeneration } from "@/lib/events/commit-signal";
  * a transition changes a job's place in many lists at once, and writes are rare beside reads.
  * Answers are shared between requests, so callers must not change them.
  */
-/** Entries are whole pages (tens of KB): a bound on memory whatever filters clients send. */
+/**
+ * Bounds on memory whatever filters clients send: entries are whole pages (usually tens of
+ * KB, up to LIMITS.pageBytes each), so both their number and their JSON size are bounded.
+ */
 const MAX_ENTRIES = 200;
+const MAX_BYTES = 32 * 1024 * 1024;
 
 interface Entry {
   readAt: number;
   value: unknown;
+  bytes: number;
 }
 
 /** One per database (in-process tests open many): the entries of one generation. */
 interface Cache {
   generation: number;
   entries: Map<string, Entry>;
+  bytes: number;
 }
 
 // Shared by every copy of this module (Next.js may evaluate it once per bundle), as the
@@ -33,10 +40,11 @@ export async function cachedRead<T>(db: Db, key: string, read: () => Promise<T>)
   const generation = commitGeneration(db);
   if (generation === undefined || maxAgeMs === 0) return read();
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { generation, entries: new Map() }));
+  if (!cache) caches.set(db, (cache = { generation, entries: new Map(), bytes: 0 }));
   if (cache.generation !== generation) {
     cache.generation = generation;
     cache.entries.clear();
+    cache.bytes = 0;
   }
   const now = Date.now();
   const entry = cache.entries.get(key);
@@ -44,8 +52,15 @@ export async function cachedRead<T>(db: Db, key: string, read: () => Promise<T>)
   const value = await read();
   // Read under `generation`: worth keeping only if no commit was noted while it ran.
   if (commitGeneration(db) === generation && cache.generation === generation) {
-    if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
-    cache.entries.set(key, { readAt: now, value });
+    const bytes = jsonBytesAtMost(value);
+    const stale = cache.entries.get(key);
+    if (stale) cache.bytes -= stale.bytes;
+    if (cache.entries.size >= MAX_ENTRIES || cache.bytes + bytes > MAX_BYTES) {
+      cache.entries.clear();
+      cache.bytes = 0;
+    }
+    cache.entries.set(key, { readAt: now, value, bytes });
+    cache.bytes += bytes;
   }
   return value;
 }

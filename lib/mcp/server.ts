@@ -93,7 +93,7 @@ export async function callTool(
       structuredContent: {
         error: failure.message,
         status: failure.status,
-        ...(failure.code ? { code: failure.code } : {}),
+        code: failure.code,
       },
     };
   }

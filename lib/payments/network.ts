@@ -15,13 +15,13 @@ import {
   localChain,
   PUBLIC_TEST_ADDRESSES,
 } from "./local-network";
+import { BASE_PUBLIC_RPC_URL } from "./browser-rpc";
 
 export const BASE_NETWORK = "eip155:8453" as const;
 /** Circle's USDC on Base mainnet. */
 export const BASE_USDC_ADDRESS: Address = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 export const BASE_USDC_EIP712_DOMAIN = { name: "USD Coin", version: "2" } as const;
 /** Used for reads when BASE_RPC_URL is not set (rate-limited public endpoint). */
-export const BASE_PUBLIC_RPC_URL = "https://mainnet.base.org";
 /** Coinbase's hosted facilitator (what @coinbase/x402's createFacilitatorConfig points to). */
 export const CDP_FACILITATOR_URL = "https://api.cdp.coinbase.com/platform/v2/x402";
 

@@ -3,7 +3,8 @@
 // so one build works against any chain (the test chain's port is only known at run time).
 import { getConfig } from "@/lib/config";
 import type { PublicPaymentConfig } from "@/lib/shared/views";
-import { BASE_PUBLIC_RPC_URL, resolveSettlementNetwork } from "./network";
+import { browserRpcUrl } from "./browser-rpc";
+import { resolveSettlementNetwork } from "./network";
 
 export type { PublicPaymentConfig };
 
@@ -17,7 +18,6 @@ export function getPublicPaymentConfig(): PublicPaymentConfig {
     tokenName: settlement.eip712Domain.name,
     tokenVersion: settlement.eip712Domain.version,
     faucetEnabled: local,
-    // On Base the server's BASE_RPC_URL may carry an API key: the browser gets the public one.
-    rpcUrl: local ? settlement.rpcUrl : BASE_PUBLIC_RPC_URL,
+    rpcUrl: browserRpcUrl(getConfig()),
   };
 }

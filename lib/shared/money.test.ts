@@ -15,13 +15,27 @@ describe("USDC money conversion", () => {
     expect(atomicToUsdc(atomic)).toBe(usdc);
   });
 
-  it.each([0.0000001, 1.1234567, Number.NaN, Number.POSITIVE_INFINITY])(
-    "refuses %s (more than 6 decimals or not finite)",
-    (value) => {
-      expect(hasUsdcPrecision(value)).toBe(false);
-      expect(() => usdcToAtomic(value)).toThrow(RangeError);
-    },
-  );
+  it.each([
+    0.0000001,
+    1.1234567,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    // Below 1e-6 String() writes an exponent: the digits count, not toFixed's rounding to 0.
+    5e-324,
+    Number.MIN_VALUE,
+    1e-21,
+    2e-20,
+    1.5e-6,
+  ])("refuses %s (more than 6 decimals or not finite)", (value) => {
+    expect(hasUsdcPrecision(value)).toBe(false);
+    expect(() => usdcToAtomic(value)).toThrow(RangeError);
+  });
+
+  it("reads exponent forms exactly", () => {
+    expect(usdcToAtomic(1e21)).toBe(10n ** 21n * 1_000_000n);
+    expect(usdcToAtomic(1e-6)).toBe(1n);
+    expect(usdcToAtomic(2.5e-6 * 2)).toBe(5n);
+  });
 
   it("has no float drift on sums done in atomic units", () => {
     expect(atomicToUsdc(usdcToAtomic(0.1) + usdcToAtomic(0.2))).toBe(0.3);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { migrateTarget } from "@/lib/db/setup";
 import { resolveDbTarget } from "@/lib/db/target";
-import { launchNextServer, type NextServer } from "@/tools/next-server";
+import { type LaunchOptions, launchNextServer, type NextServer } from "@/tools/next-server";
 import { createPostgresSchema, type DbKind } from "./db";
 
 export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef0123456789";
@@ -41,8 +41,14 @@ async function migratedTemplate(): Promise<string | undefined> {
   return (await import("vitest")).inject("pgliteTemplateDir");
 }
 
-/** Starts the production build (`next start`) with the given environment. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts the production build (`next start`) with the given environment; `options` adds
+ * Node or server flags (tools/next-server.ts).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  options: LaunchOptions = {},
+): Promise<RunningServer> {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
     throw new Error(
       `No production build in ${DIST_DIR}: run \`npx next build\` first (npm test does).`,
@@ -57,7 +63,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   };
   // Loaded here, not at the top: Playwright's webServer imports this module outside Vitest.
   fullEnv.CHAIN_RPC_URL ??= (await import("vitest")).inject("testChainRpcUrl");
-  const server = { ...(await launchNextServer(fullEnv)), env: fullEnv };
+  const server = { ...(await launchNextServer(fullEnv, options)), env: fullEnv };
   startedServers.push(server);
   return server;
 }

@@ -321,7 +321,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     ])("answers 400 for %s", async (_label, body) => {
       const response = await poster.post("/api/v1/jobs", body);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: expect.any(String) });
+      expect(response.body).toEqual({ error: expect.any(String), code: "invalid_request" });
     });
 
     it("answers 400 for invalid JSON and 413 for bodies over 1 MiB", async () => {
@@ -336,7 +336,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         description: "x".repeat(1024 * 1024),
       });
       expect(big.status).toBe(413);
-      expect(big.body).toEqual({ error: expect.any(String) });
+      expect(big.body).toEqual({ error: expect.any(String), code: "payload_too_large" });
     });
 
     it("lists newest first with filters and cursor pages", async () => {
@@ -374,13 +374,13 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     ])("answers 400 for ?%s", async (query) => {
       const response = await anon.get(`/api/v1/jobs?${query}`);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: expect.any(String) });
+      expect(response.body).toEqual({ error: expect.any(String), code: "invalid_request" });
     });
 
     it("answers 404 for an unknown job", async () => {
       const response = await anon.get("/api/v1/jobs/job_doesnotexist");
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: expect.any(String) });
+      expect(response.body).toEqual({ error: expect.any(String), code: "not_found" });
       expect((await anon.get(`/api/v1/jobs/${"x".repeat(300)}`)).status).toBe(404);
     });
   });
@@ -851,7 +851,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         attachments: [attachment],
       });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error });
+      expect(response.body).toEqual({ error, code: "invalid_request" });
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data.status).toBe("in_progress");
     });
 
@@ -889,7 +889,10 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         ],
       });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: "attachments may be at most 10 MiB in all" });
+      expect(response.body).toEqual({
+        error: "attachments may be at most 10 MiB in all",
+        code: "invalid_request",
+      });
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data).toMatchObject({
         status: "in_progress",
         attachments: [],
@@ -1007,10 +1010,10 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     it("answers JSON 404 for unknown API paths and JSON 405 for wrong methods", async () => {
       const unknown = await anon.get("/api/v2/nothing");
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ error: expect.any(String) });
+      expect(unknown.body).toEqual({ error: expect.any(String), code: "not_found" });
       const wrong = await anon.request("DELETE", "/api/v1/jobs");
       expect(wrong.status).toBe(405);
-      expect(wrong.body).toEqual({ error: expect.any(String) });
+      expect(wrong.body).toEqual({ error: expect.any(String), code: "method_not_allowed" });
       expect(wrong.headers.get("allow")).toBe("GET, POST");
       expect(wrong.headers.get("content-type")).toMatch(/application\/json/);
     });
@@ -1031,7 +1034,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       ).toBe(404);
       const undecodable = await anon.get("/api/v1/jobs/%ZZ");
       expect(undecodable.status).toBe(400);
-      expect(undecodable.body).toEqual({ error: expect.any(String) });
+      expect(undecodable.body).toEqual({ error: expect.any(String), code: "invalid_path" });
     });
 
     it("refuses cookie writes from a foreign Origin (403), accepts our own", async () => {
@@ -1039,7 +1042,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         origin: "https://evil.example",
       });
       expect(foreign.status).toBe(403);
-      expect(foreign.body).toEqual({ error: expect.any(String) });
+      expect(foreign.body).toEqual({ error: expect.any(String), code: "cross_origin_request" });
       const own = await poster.post("/api/v1/jobs", validJob, { origin: server.url });
       expect(own.status).toBe(201);
     });
@@ -1047,7 +1050,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     it("ships no test hooks: the old settlement hook's path is an unknown endpoint (404)", async () => {
       const response = await anon.post("/api/test/settlements", {});
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: "no such API endpoint" });
+      expect(response.body).toEqual({ error: "no such API endpoint", code: "not_found" });
     });
   });
 });
@@ -1077,7 +1080,7 @@ describe("the benchmark's echo hook exists only with BENCHMARK_MODE=true", () =>
       await client.post("/api/dev/echo?key=list", { data: [] }),
     ]) {
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: "no such API endpoint" });
+      expect(response.body).toEqual({ error: "no such API endpoint", code: "not_found" });
     }
   });
 
@@ -1122,7 +1125,7 @@ describe("the benchmark's echo hook exists only with BENCHMARK_MODE=true", () =>
     ).signIn();
     const echo = await poster.post("/api/dev/echo-write", validJob);
     expect(echo.status).toBe(404);
-    expect(echo.body).toEqual({ error: "no such API endpoint" });
+    expect(echo.body).toEqual({ error: "no such API endpoint", code: "not_found" });
     const posted = await poster.post("/api/v1/jobs", validJob);
     expect(posted.status).toBe(201);
     expect(posted.headers.get("server-timing")).toBeNull();
@@ -1153,7 +1156,7 @@ describe("rate limiting", () => {
     expect(statuses.slice(0, 3)).toEqual([201, 201, 201]);
     const limited = await client.post("/api/v1/jobs", validJob);
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: expect.any(String) });
+    expect(limited.body).toEqual({ error: expect.any(String), code: "rate_limited" });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     const nonces = [];
     for (let i = 0; i < 6; i++) nonces.push((await client.get("/api/auth/nonce")).status);

@@ -53,7 +53,7 @@ describe("callApi over the typed client", () => {
     if (result.ok) return;
     expect(result.serverError).toMatch(/budgetUsdc/);
     expect(result.error.charAt(0)).toBe(result.error.charAt(0).toUpperCase());
-    expect(result.body).toEqual({ error: result.serverError });
+    expect(result.body).toEqual({ error: result.serverError, code: "invalid_request" });
   });
 
   it("no session → 401 with the sign-in sentence", async () => {

@@ -59,7 +59,7 @@ function expectConflictsWellFormed(responses: ApiResponse[], winners: number[]) 
   for (const response of responses) {
     if (winners.includes(response.status)) continue;
     expect(response.status, JSON.stringify(response.body)).toBe(409);
-    expect(response.body).toEqual({ error: expect.any(String) });
+    expect(response.body).toEqual({ error: expect.any(String), code: expect.any(String) });
   }
 }
 

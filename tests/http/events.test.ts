@@ -137,7 +137,7 @@ describe("the event feed", () => {
   ])("answers 400 to %s", async (query, message) => {
     const response = await anon.get(`/api/v1/events?${query}`);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: expect.any(String) });
+    expect(response.body).toEqual({ error: expect.any(String), code: "invalid_request" });
     if (typeof message === "string") expect(response.body.error).toBe(message);
     else expect(response.body.error).toMatch(message);
   });
@@ -185,7 +185,10 @@ describe("webhook routes in production", () => {
   ])("refuses a webhook to %s (400)", async (url, why) => {
     const response = await cast.poster.post("/api/v1/webhooks", { url });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: `url may not point at ${why}` });
+    expect(response.body).toEqual({
+      error: `url may not point at ${why}`,
+      code: "invalid_request",
+    });
   });
 
   it("refuses plain http, even to loopback", async () => {
@@ -230,7 +233,10 @@ describe("webhook routes in production", () => {
     ] as const) {
       const response = await stranger.request(method, path);
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(response.body).toEqual({ error: `webhook ${created.id} not found` });
+      expect(response.body).toEqual({
+        error: `webhook ${created.id} not found`,
+        code: "not_found",
+      });
     }
     const deleted = expectStatus(
       await cast.poster.request("DELETE", `/api/v1/webhooks/${created.id}`),

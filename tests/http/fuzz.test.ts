@@ -1,7 +1,7 @@
 // Property-style test: a few thousand random and malformed bodies, query strings and path
 // ids, generated from a fixed seed, thrown at every write endpoint and every list endpoint
 // of a running production server. Properties: never a 5xx, always the JSON envelope
-// (`{ data }` on 2xx, exactly `{ error: string }` on 4xx), the server alive and without an
+// (`{ data }` on 2xx, exactly `{ error: string, code: string }` on 4xx), the server alive and without an
 // "Unhandled error" in its log at the end, and no partial writes: every count read back
 // through the API changed by exactly the number of creations the server answered 201 to.
 //
@@ -871,7 +871,7 @@ describe.each(KINDS)("fuzzing every write and list endpoint on %s", (kind) => {
 function checkResponse(testCase: Case, response: ApiResponse): string | undefined {
   const { status, body, headers } = response;
   if (status >= 500) return "5xx";
-  if (![200, 201, 400, 401, 402, 403, 404, 409, 413].includes(status))
+  if (![200, 201, 400, 401, 402, 403, 404, 409, 413, 415].includes(status))
     return `unexpected status ${status}`;
   if (testCase.oversized && status !== 413 && status !== 401)
     return "oversized body not refused with 413";
@@ -885,8 +885,13 @@ function checkResponse(testCase: Case, response: ApiResponse): string | undefine
     if (status === 201 && testCase.method !== "POST") return "201 on a read";
     return undefined;
   }
-  if (Object.keys(body).length !== 1 || typeof body.error !== "string" || body.error.length === 0) {
-    return "4xx without exactly { error: string }";
+  if (
+    Object.keys(body).sort().join(",") !== "code,error" ||
+    typeof body.error !== "string" ||
+    body.error.length === 0 ||
+    !/^[a-z][a-z0-9_]*$/.test(body.code)
+  ) {
+    return "4xx without exactly { error: string, code: snake_case }";
   }
   if (/\bat \S+\.[cm]?[jt]s:\d+|Prisma|DriverAdapter/.test(body.error)) {
     return "error message leaks internals";

@@ -119,7 +119,10 @@ describe(`a hostile client against one server (${KIND})`, () => {
         headers as Record<string, string>,
       );
       expect(answer.status).toBe(401);
-      expect(JSON.parse(answer.body)).toEqual({ error: expect.any(String) });
+      expect(JSON.parse(answer.body)).toEqual({
+        error: expect.any(String),
+        code: "unauthenticated",
+      });
       expect(answer.headers["set-cookie"]).toBeUndefined();
     });
 
@@ -313,7 +316,10 @@ describe(`a hostile client against one server (${KIND})`, () => {
           timeoutMs: 10_000,
         });
         expect(answer.status).toBe(413);
-        expect(JSON.parse(answer.body)).toEqual({ error: expect.any(String) });
+        expect(JSON.parse(answer.body)).toEqual({
+          error: expect.any(String),
+          code: "payload_too_large",
+        });
         expect(answer.cutOff).toBe(true);
         expect(answer.answeredAfterMs).toBeLessThan(1000);
       },

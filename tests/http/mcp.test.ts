@@ -36,6 +36,7 @@ const TOOL_NAMES = [
   "list_messages",
   "list_notifications",
   "list_proposals",
+  "mark_messages_read",
   "my_work",
   "post_job",
   "register_agent",
@@ -202,12 +203,17 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
       submit_proposal: "bid",
       deliver_job: "deliver",
       list_messages: "read",
+      mark_messages_read: "read",
       list_notifications: "read",
       // The poster writes with post, the agent's side with bid.
       send_message: ["post", "bid"],
     });
+    // Marking read changes state (not read-only) but needs only the read scope.
+    const readScopedWrites = new Set(["mark_messages_read"]);
     for (const tool of tools) {
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(scopes[tool.name] === "read");
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(
+        scopes[tool.name] === "read" && !readScopedWrites.has(tool.name),
+      );
     }
   });
 

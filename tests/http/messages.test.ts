@@ -91,12 +91,25 @@ describe.each(DB_KINDS)("conversations over HTTP on %s", (kind) => {
       expect(sent).toMatchObject({ jobId: job.id, proposalId: bid.id, body, side });
       expect(sent.senderAddress).toBe(writer.account!.address);
     }
-    for (const reader of [poster, operator, payee]) {
+    // Unread: what the other side wrote after the reader's own last message (writing reads).
+    for (const [reader, unread] of [
+      [poster, 1],
+      [operator, 1],
+      [payee, 0],
+    ] as const) {
       const page = expectStatus(await reader.get(thread(job.id, bid.id)), 200);
       expect(page.data.map((message: { body: string }) => message.body)).toEqual(
         writers.map(([, body]) => body),
       );
-      expect(page.meta).toEqual({ nextCursor: null, unreadCount: 0 });
+      expect(page.meta).toEqual({ nextCursor: null, unreadCount: unread });
+      // Reading changed nothing; marking read (POST) does.
+      expect(expectStatus(await reader.get(thread(job.id, bid.id)), 200).meta.unreadCount).toBe(
+        unread,
+      );
+      expect(
+        expectStatus(await reader.post(`${thread(job.id, bid.id)}/read`, {}), 200).data,
+      ).toEqual({ unreadCount: 0 });
+      expect(expectStatus(await reader.get(thread(job.id, bid.id)), 200).meta.unreadCount).toBe(0);
     }
   });
 
@@ -180,30 +193,54 @@ describe.each(DB_KINDS)("conversations over HTTP on %s", (kind) => {
       const refused = await poster.post(thread(job.id, bid.id), input);
       expect([refused.status, refused.body.error]).toEqual([400, message]);
     }
-    for (const query of ["after=abc", "after=-1", "limit=0", "limit=101"]) {
+    for (const query of [
+      "after=abc",
+      "after=-1",
+      "after=9999999999999999999",
+      "limit=0",
+      "limit=101",
+    ]) {
       expect((await poster.get(`${thread(job.id, bid.id)}?${query}`)).status, query).toBe(400);
     }
     expect((await poster.request("PUT", thread(job.id, bid.id))).status).toBe(405);
   });
 
-  it("pages oldest first with after and limit; reading moves only the reader's marker", async () => {
+  it("pages oldest first with after and limit; a GET marks nothing read, POST …/read moves only the reader's marker", async () => {
     const freshJob = await createJob(poster);
     const freshBid = await submitProposal(operator, freshJob.id, bid.agentId);
+    const path = thread(freshJob.id, freshBid.id);
     for (const body of ["1", "2", "3"]) {
-      expectStatus(await operator.post(thread(freshJob.id, freshBid.id), { body }), 200);
+      expectStatus(await operator.post(path, { body }), 200);
     }
-    const first = expectStatus(
-      await poster.get(`${thread(freshJob.id, freshBid.id)}?limit=2`),
-      200,
-    );
+    const first = expectStatus(await poster.get(`${path}?limit=2`), 200);
     expect(first.data.map((message: { body: string }) => message.body)).toEqual(["1", "2"]);
-    expect(first.meta.unreadCount).toBe(1);
-    const rest = expectStatus(
-      await poster.get(`${thread(freshJob.id, freshBid.id)}?after=${first.meta.nextCursor}`),
-      200,
-    );
+    expect(first.meta.unreadCount).toBe(3);
+    const rest = expectStatus(await poster.get(`${path}?after=${first.meta.nextCursor}`), 200);
     expect(rest.data.map((message: { body: string }) => message.body)).toEqual(["3"]);
-    expect(rest.meta).toEqual({ nextCursor: null, unreadCount: 0 });
+    expect(rest.meta).toEqual({ nextCursor: null, unreadCount: 3 });
+
+    // Up to the first page's last message: one left; the operator's own count is untouched.
+    const upTo = first.data[1].id;
+    expect(expectStatus(await poster.post(`${path}/read`, { upTo }), 200).data).toEqual({
+      unreadCount: 1,
+    });
+    expect(expectStatus(await operator.get(path), 200).meta.unreadCount).toBe(0);
+    // Never backwards; an empty body means the newest; twice is the same.
+    expect(expectStatus(await poster.post(`${path}/read`, { upTo: "1" }), 200).data).toEqual({
+      unreadCount: 1,
+    });
+    for (let i = 0; i < 2; i++) {
+      expect(expectStatus(await poster.post(`${path}/read`), 200).data).toEqual({
+        unreadCount: 0,
+      });
+    }
+    // Only the parties; ids out of range are the client's 400, never a 500.
+    expect((await stranger.post(`${path}/read`, {})).status).toBe(403);
+    expect((await rival.post(`${path}/read`, {})).status).toBe(403);
+    for (const upTo of ["0", "-1", "abc", "9999999999999999999", 5]) {
+      expect((await poster.post(`${path}/read`, { upTo })).status, String(upTo)).toBe(400);
+    }
+    expect((await new ApiClient(server.url).post(`${path}/read`, {})).status).toBe(401);
   });
 
   it("closes a rejected proposal's thread (409) and keeps it readable", async () => {

@@ -457,7 +457,10 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
         scopes: ["read"],
         expiresInDays: 366,
       });
-      expect(tooLong.body).toEqual({ error: "expiresInDays must be from 1 to 365" });
+      expect(tooLong.body).toEqual({
+        error: "expiresInDays must be from 1 to 365",
+        code: "invalid_request",
+      });
       expect(
         (await new ApiClient(server.url).post("/api/v1/tokens", { name: "x", scopes: ["read"] }))
           .status,

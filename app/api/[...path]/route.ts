@@ -1,7 +1,7 @@
 // Any other /api path: a JSON 404, never an HTML page.
 import { errorResponse } from "@/lib/http";
 
-const notFound = async () => errorResponse(404, "no such API endpoint");
+const notFound = async () => errorResponse(404, "no such API endpoint", {}, "not_found");
 export {
   notFound as GET,
   notFound as POST,

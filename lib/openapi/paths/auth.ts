@@ -44,12 +44,15 @@ export const authPaths: ZodOpenApiPathsObject = {
             "set-cookie": z.string().meta({ description: "marketplace_session=...; HttpOnly" }),
           }),
         },
-        ...errorResponses([400, 401, 403, 408, 413, ...ALWAYS], {
+        ...errorResponses([400, 401, 403, 408, 413, 415, ...ALWAYS], {
           401: {
             examples: [
               {
                 summary: "foreign domain",
-                value: { error: "sign-in refused: the message was signed for another site" },
+                value: {
+                  error: "sign-in refused: the message was signed for another site",
+                  code: "unauthenticated",
+                },
               },
             ],
           },

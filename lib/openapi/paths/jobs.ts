@@ -113,6 +113,7 @@ export const jobsPaths: ZodOpenApiPathsObject = {
                 value: {
                   error:
                     "txHash is not a successful settlement of this job and proposal; pay first",
+                  code: "payment_required",
                 },
               },
             ],

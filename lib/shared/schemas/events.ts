@@ -1,6 +1,6 @@
 // The event feed: event types and the query of GET /api/v1/events.
 import { z } from "zod";
-import { category, id } from "./common";
+import { category, filterId } from "./common";
 
 /** Every event the marketplace writes, one per transition (lib/marketplace/lifecycle.ts). */
 export const EVENT_TYPES = [
@@ -51,7 +51,7 @@ export const listEventsQuerySchema = z.object({
   after: eventCursor.default(0n),
   types: eventTypeList.optional(),
   category: category.optional(),
-  jobId: id("jobId").optional(),
+  jobId: filterId("jobId").optional(),
   limit: z.coerce
     .number({ error: "limit must be a number" })
     .int("limit must be a whole number")

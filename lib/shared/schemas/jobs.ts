@@ -101,6 +101,9 @@ export const listJobsQuerySchema = z
       .optional(),
     category: category.optional(),
     q: text("q", 1, LIMITS.searchQuery, { singleLine: true })
+      .refine((value) => /[\p{L}\p{N}]/u.test(value), {
+        error: "q must contain a word to search for (letters or digits)",
+      })
       .optional()
       .meta({ description: "Words to find in title, description and requirements (ranked)" }),
     minBudgetUsdc: budgetBound("minBudgetUsdc"),

@@ -24,6 +24,7 @@ export const MAX_MARK_READ_IDS = 100;
 const notificationId = (what: { field: string; each?: boolean }) =>
   serialId(
     `${what.field} must be ${what.each ? "notification ids (whole numbers)" : "a notification id (a whole number)"}`,
+    { typeMessage: `${what.field} must be ${what.each ? "strings" : "a string"}` },
   );
 
 export const listNotificationsQuerySchema = z.object({

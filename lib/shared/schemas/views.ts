@@ -343,7 +343,10 @@ export const okViewSchema = z.object({ ok: z.literal(true) });
 export const errorBodySchema = z
   .object({
     error: z.string().meta({ description: "A readable reason" }),
-    code: z.string().optional().meta({ description: "A stable code a program can act on" }),
+    code: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/)
+      .meta({ description: "A stable snake_case code a program can act on (never changes)" }),
   })
   .meta({ id: "Error" });
 

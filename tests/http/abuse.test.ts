@@ -1,0 +1,362 @@
+// One client cannot take the site down (issue: abuse). Each attack found against a production
+// build is replayed against one here, with an honest client working meanwhile:
+//   - MCP batches that built a 181 MB answer and killed the process;
+//   - slow uploads holding every large-upload slot, locking out MCP and deliveries;
+//   - one address holding every long-poll slot;
+//   - a read flood (the read rate limit, HTTP and MCP alike).
+// Client addresses come from X-Forwarded-For (TRUST_PROXY_HOPS=1), as behind a proxy.
+import fs from "node:fs";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ApiClient } from "@/tests/helpers/api";
+import { TEST_DATABASE_URL } from "@/tests/helpers/db";
+import {
+  BUSY_TEST_SERVER_ENV,
+  createJob,
+  expectStatus,
+  jobInProgress,
+  makeCast,
+} from "@/tests/helpers/fixtures";
+import { rawRequest } from "@/tests/helpers/raw-http";
+import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
+import { failOnServerErrors } from "@/tests/helpers/server-logs";
+
+failOnServerErrors();
+
+const KIND = TEST_DATABASE_URL ? "postgres" : "pglite";
+const MiB = 1024 * 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server process's resident memory, from /proc. */
+function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+const from = (address: string) => ({ "x-forwarded-for": address });
+
+async function tokenOf(client: ApiClient, scopes: string[]) {
+  return expectStatus(await client.post("/api/v1/tokens", { name: "abuse", scopes }), 200).data
+    .token as string;
+}
+
+/** One POST /api/mcp as a program sends it: JSON-RPC, a bearer token, a client address. */
+async function mcp(server: RunningServer, token: string, message: unknown, address: string) {
+  const response = await fetch(`${server.url}/api/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...from(address),
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await response.text();
+  return { status: response.status, bytes: Buffer.byteLength(text), body: JSON.parse(text) };
+}
+
+const searchCall = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "search_jobs", arguments: { category: "data", limit: 100 } },
+});
+
+async function startWith(env: Record<string, string>, options = {}) {
+  const database = await prepareServerDatabase(KIND);
+  const server = await startServer(
+    { ...database.env, ...BUSY_TEST_SERVER_ENV, TRUST_PROXY_HOPS: "1", ...env },
+    options,
+  );
+  return {
+    server,
+    async stop() {
+      await server.stop();
+      await database.cleanup();
+    },
+  };
+}
+
+describe(`MCP batches cannot exhaust the server (${KIND})`, () => {
+  let market: Awaited<ReturnType<typeof startWith>>;
+  let attackerToken: string;
+  let honest: ApiClient;
+  let honestToken: string;
+  let jobId: string;
+
+  beforeAll(async () => {
+    market = await startWith({ RATE_LIMIT_READS_PER_MINUTE: "400" });
+    const { server } = market;
+    const signIn = () =>
+      new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn();
+    const [poster, attacker] = await Promise.all([signIn(), signIn()]);
+    honest = await signIn();
+    [attackerToken, honestToken] = await Promise.all([
+      tokenOf(attacker, ["read"]),
+      tokenOf(honest, ["read"]),
+    ]);
+    // The attack's data: 30 jobs near every text bound (about 45,000 characters each), more
+    // than one page's byte bound holds.
+    const requirements = Array.from({ length: 50 }, (_, i) => `${i} ${"r".repeat(480)}`);
+    for (let i = 0; i < 30; i++) {
+      const job = await createJob(poster, {
+        category: "data",
+        description: `${i} ${"d".repeat(19_900)}`,
+        requirements,
+      });
+      jobId = job.id;
+    }
+  });
+  afterAll(() => market?.stop());
+
+  it("refuses a batch of 100 at once, answers a batch of 10 within 8 MiB, limits the reads, and stays up for an honest client", async () => {
+    const { server } = market;
+    const baseline = rssBytes(server.pid);
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 50);
+    try {
+      // The batch that built 181 MB: refused whole, before any tool ran.
+      const hundred = Array.from({ length: 100 }, (_, i) => searchCall(i));
+      const refused = await Promise.all(
+        [1, 2, 3].map(() => mcp(server, attackerToken, hundred, "203.0.113.66")),
+      );
+      for (const answer of refused) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.error).toMatchObject({
+          code: -32600,
+          data: { code: "batch_too_large" },
+        });
+      }
+
+      // Batches of 10, three at a time, until the read limit stops them.
+      const codes = new Map<string, number>();
+      const count = (code: string) => codes.set(code, (codes.get(code) ?? 0) + 1);
+      let largest = 0;
+      const honestAnswers: number[] = [];
+      for (let round = 0; round < 15; round++) {
+        const batch = Array.from({ length: 10 }, (_, i) => searchCall(round * 10 + i));
+        const [answers, job, ping] = await Promise.all([
+          Promise.all([1, 2, 3].map(() => mcp(server, attackerToken, batch, "203.0.113.66"))),
+          fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: from("198.51.100.7") }),
+          mcp(server, honestToken, { jsonrpc: "2.0", id: 1, method: "ping" }, "198.51.100.8"),
+        ]);
+        honestAnswers.push(job.status, ping.status);
+        for (const answer of answers) {
+          expect(answer.status).toBe(200);
+          largest = Math.max(largest, answer.bytes);
+          for (const reply of answer.body as {
+            error?: { data?: { code: string } };
+            result?: any;
+          }[]) {
+            if (reply.error) count(reply.error.data!.code);
+            else if (reply.result.isError) count(`tool ${reply.result.structuredContent.status}`);
+            else {
+              count("answered");
+              // A page is held under 1 MiB of JSON, whatever `limit` asked for.
+              expect(Buffer.byteLength(reply.result.content[0].text)).toBeLessThanOrEqual(MiB);
+              expect(reply.result.structuredContent.jobs.length).toBeLessThan(30);
+              expect(reply.result.structuredContent.nextCursor).not.toBeNull();
+            }
+          }
+        }
+      }
+      // Every answer within the whole-answer bound (8 MiB, both copies of each result).
+      expect(largest).toBeLessThanOrEqual(8 * MiB + 64 * 1024);
+      expect(codes.get("answered")).toBeGreaterThan(0);
+      expect(codes.get("answer_too_large")).toBeGreaterThan(0);
+      expect(codes.get("tool 429")).toBeGreaterThan(0);
+      expect([...codes.keys()].sort()).toEqual(["answer_too_large", "answered", "tool 429"]);
+      // The honest client was served all along.
+      expect(honestAnswers.every((status) => status === 200)).toBe(true);
+    } finally {
+      clearInterval(sampler);
+    }
+    // The process is alive, and its memory stayed within its 512 MiB heap bound's reach.
+    console.log(
+      `RSS: baseline ${Math.round(baseline / MiB)} MiB, peak ${Math.round(peak / MiB)} MiB`,
+    );
+    expect(() => process.kill(server.pid, 0)).not.toThrow();
+    expect(peak - baseline).toBeLessThan(256 * MiB);
+    expect(peak).toBeLessThan(1024 * MiB);
+  });
+});
+
+describe(`slow uploads cannot lock out deliveries and MCP (${KIND})`, () => {
+  let market: Awaited<ReturnType<typeof startWith>>;
+
+  beforeAll(async () => {
+    // The request timeout ends the tricklers sooner than the default 60 s, to keep this short.
+    market = await startWith({ REQUEST_TIMEOUT_SECONDS: "20" });
+  });
+  afterAll(() => market?.stop());
+
+  it("36 sockets trickling declared 16 MB bodies, and 6 that send 1.5 MiB and stall: an honest delivery and an MCP ping still succeed", async () => {
+    const { server } = market;
+    const cast = await makeCast({ chain: { rpcUrl: inject("testChainRpcUrl") }, server });
+    const { job } = await jobInProgress(cast);
+    const attacker = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const [attackerToken, honestToken] = await Promise.all([
+      tokenOf(attacker, ["read"]),
+      tokenOf(cast.poster, ["read"]),
+    ]);
+    const headers = (address: string) => ({
+      host: new URL(server.url).host,
+      authorization: `Bearer ${attackerToken}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "x-forwarded-for": address,
+    });
+    // A byte a second on a declared 16 MB: never past the JSON limit, never holds a slot.
+    const tricklers = Array.from({ length: 36 }, (_, i) =>
+      rawRequest(server.url, {
+        method: "POST",
+        path: "/api/mcp",
+        headers: { ...headers(`203.0.113.${i + 1}`), "content-length": 16_000_000 },
+        body: { chunk: Buffer.from(" "), count: 40, pauseMs: 1_000 },
+        timeoutMs: 40_000,
+      }),
+    );
+    // 1.5 MiB at once (past the JSON limit: a slot), then nothing: at most 2 slots for this
+    // client (429 beyond), and the rate floor takes back the ones it holds (408).
+    const holders = Array.from({ length: 6 }, () =>
+      rawRequest(server.url, {
+        method: "POST",
+        path: "/api/mcp",
+        headers: { ...headers("203.0.113.200"), "content-length": 16_000_000 },
+        body: { chunk: Buffer.alloc(1.5 * MiB, 0x20), count: 1 },
+        timeoutMs: 40_000,
+      }),
+    );
+    await sleep(2_000);
+
+    // The honest agent delivers 3 MiB of files; another client's MCP ping: both answered.
+    const file = Buffer.alloc(3 * MiB, 7).toString("base64");
+    const started = Date.now();
+    const [delivered, ping] = await Promise.all([
+      cast.operator.post(
+        `/api/v1/jobs/${job.id}/deliver`,
+        {
+          attachments: [
+            {
+              name: "work.bin",
+              size: 3 * MiB,
+              type: "application/octet-stream",
+              dataUrl: `data:application/octet-stream;base64,${file}`,
+            },
+          ],
+        },
+        from("198.51.100.20"),
+      ),
+      mcp(server, honestToken, { jsonrpc: "2.0", id: 1, method: "ping" }, "198.51.100.21"),
+    ]);
+    expect(delivered.status).toBe(200);
+    expect(delivered.body.data.status).toBe("delivered");
+    expect(ping).toMatchObject({ status: 200, body: { result: {} } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    const held = await Promise.all(holders);
+    const statuses = held.map((exchange) => exchange.status).sort();
+    // Two slots per client: the others were told 429 at once; the two that held one lost it
+    // to the rate floor (408) long before the 60 s request timeout.
+    expect(statuses, JSON.stringify(held.map((one) => one.body))).toEqual([
+      408, 408, 429, 429, 429, 429,
+    ]);
+    for (const exchange of held.filter((one) => one.status === 408)) {
+      expect(JSON.parse(exchange.body)).toMatchObject({ code: "upload_too_slow" });
+      expect(exchange.answeredAfterMs).toBeLessThan(20_000);
+    }
+    for (const exchange of held.filter((one) => one.status === 429)) {
+      expect(JSON.parse(exchange.body)).toMatchObject({ code: "too_many_uploads" });
+    }
+    // The tricklers end at the request timeout, as before; they never held a slot.
+    const trickled = await Promise.all(tricklers);
+    expect(trickled.map((exchange) => [exchange.status, exchange.cutOff])).toEqual(
+      Array(36).fill([408, true]),
+    );
+  });
+});
+
+describe(`long-poll slots are shared fairly (${KIND})`, () => {
+  let market: Awaited<ReturnType<typeof startWith>>;
+
+  beforeAll(async () => {
+    market = await startWith({});
+  });
+  afterAll(() => market?.stop());
+
+  it("100 long-polls from one address: 5 wait, the rest get 429 at once; another address is served", async () => {
+    const { server } = market;
+    const controller = new AbortController();
+    const poll = (address: string, wait: number) =>
+      fetch(`${server.url}/api/v1/events?after=latest&wait=${wait}`, {
+        headers: from(address),
+        signal: controller.signal,
+      });
+    const flood = Array.from({ length: 100 }, () =>
+      poll("203.0.113.9", 30).then(
+        async (response) => ({ status: response.status, body: await response.json() }),
+        () => ({ status: 0, body: null }),
+      ),
+    );
+    await sleep(1_500);
+    const started = Date.now();
+    const other = await poll("198.51.100.30", 1);
+    expect(other.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    controller.abort();
+    const answers = await Promise.all(flood);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(95);
+    expect(refused[0]!.body).toMatchObject({ code: "too_many_long_polls" });
+    expect(answers.filter((answer) => answer.status === 0)).toHaveLength(5);
+  });
+});
+
+describe(`reads are rate-limited per client, over HTTP and MCP alike (${KIND})`, () => {
+  let market: Awaited<ReturnType<typeof startWith>>;
+
+  beforeAll(async () => {
+    market = await startWith({ RATE_LIMIT_READS_PER_MINUTE: "20" });
+  });
+  afterAll(() => market?.stop());
+
+  it("answers 429 with Retry-After past the limit, to that client only", async () => {
+    const { server } = market;
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 21; i++) {
+      last = await fetch(`${server.url}/api/v1/jobs?limit=1`, { headers: from("203.0.113.40") });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([...Array(20).fill(200), 429]);
+    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await last!.json()).toMatchObject({ code: "rate_limited" });
+    const other = await fetch(`${server.url}/api/v1/jobs?limit=1`, {
+      headers: from("198.51.100.40"),
+    });
+    expect(other.status).toBe(200);
+
+    // MCP read tools count against the same limit as the reads they mirror.
+    const reader = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const token = await tokenOf(reader, ["read"]);
+    const results: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const batch = Array.from({ length: 10 }, (_, j) => searchCall(i * 10 + j));
+      const answer = await mcp(server, token, batch, `198.51.100.${50 + i}`);
+      for (const reply of answer.body) {
+        results.push(reply.result.isError ? String(reply.result.structuredContent.status) : "ok");
+      }
+    }
+    // Per wallet too: the token's wallet passed 20 reads whatever address it came from.
+    expect(results.filter((result) => result === "ok")).toHaveLength(20);
+    expect(results.filter((result) => result === "429")).toHaveLength(10);
+  });
+});
