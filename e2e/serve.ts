@@ -42,6 +42,7 @@ async function main() {
         // The suite signs in and writes far more often than a person would.
         RATE_LIMIT_WRITES_PER_MINUTE: "100000",
         RATE_LIMIT_AUTH_PER_MINUTE: "100000",
+        RATE_LIMIT_READS_PER_MINUTE: "100000",
       },
     },
   );

@@ -43,6 +43,7 @@ describe("a write that cannot get the database in time", () => {
       expect(toPublicError(queued, "test")).toEqual({
         status: 503,
         message: "the server is busy; retry shortly",
+        code: "server_busy",
         headers: { "Retry-After": "2" },
       });
       expect(warn).toHaveBeenCalledOnce();

@@ -30,8 +30,26 @@ export type paths = {
             };
           };
         };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description An unexpected error (logged on the server, never detailed here). */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -202,6 +220,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -276,6 +303,15 @@ export type paths = {
         };
         /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -366,6 +402,15 @@ export type paths = {
         };
         /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -484,6 +529,15 @@ export type paths = {
         };
         /** @description The input is not valid (the message names the field and the rule). */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -616,6 +670,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -716,6 +779,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description An unexpected error (logged on the server, never detailed here). */
         500: {
           headers: {
@@ -793,6 +865,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -911,6 +992,15 @@ export type paths = {
         };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -1043,6 +1133,15 @@ export type paths = {
         };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -1212,10 +1311,9 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
-        /** @description The facilitator or the chain is unreachable before anything was charged; retry the same signature. Codes: `facilitator_unavailable`, `chain_unavailable`. */
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
         503: {
           headers: {
-            "retry-after"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -1272,6 +1370,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -1413,6 +1520,15 @@ export type paths = {
         };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -1567,6 +1683,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -1661,6 +1786,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -1800,6 +1934,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -1899,6 +2042,15 @@ export type paths = {
         };
         /** @description The input is not valid (the message names the field and the rule). */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -2028,6 +2180,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -2104,6 +2265,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -2247,6 +2417,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -2324,6 +2503,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -2446,6 +2634,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -2547,6 +2744,15 @@ export type paths = {
         };
         /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -2657,6 +2863,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description An unexpected error (logged on the server, never detailed here). */
         500: {
           headers: {
@@ -2742,6 +2957,15 @@ export type paths = {
         };
         /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -2838,6 +3062,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description An unexpected error (logged on the server, never detailed here). */
         500: {
           headers: {
@@ -2926,8 +3159,26 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description The wallet already holds 20 live tokens: revoke one first. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -3050,6 +3301,15 @@ export type paths = {
         };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -3192,6 +3452,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -3299,6 +3568,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description An unexpected error (logged on the server, never detailed here). */
         500: {
           headers: {
@@ -3366,6 +3644,15 @@ export type paths = {
         };
         /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -3513,6 +3800,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -3608,6 +3904,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -3715,6 +4020,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -3815,6 +4129,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -3930,6 +4253,15 @@ export type paths = {
         };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -4059,6 +4391,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -4167,6 +4508,15 @@ export type paths = {
         };
         /** @description No such resource. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -4287,6 +4637,15 @@ export type paths = {
         };
         /** @description The request body is larger than this path accepts (refused before reading). */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -4428,6 +4787,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -4520,6 +4888,15 @@ export type paths = {
         };
         /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -4647,6 +5024,15 @@ export type paths = {
             "application/json": components["schemas"]["Error"];
           };
         };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
         /** @description Too many requests from this client or wallet; see Retry-After. */
         429: {
           headers: {
@@ -4689,8 +5075,8 @@ export type components = {
     Error: {
       /** @description A readable reason */
       error: string;
-      /** @description A stable code a program can act on */
-      code?: string;
+      /** @description A stable snake_case code a program can act on (never changes) */
+      code: string;
     };
     Nonce: {
       /** @example f3a9c2d1e0b84c7a */

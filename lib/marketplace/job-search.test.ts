@@ -46,13 +46,19 @@ afterAll(() => market?.stop());
 
 describe("q as websearch_to_tsquery reads it", () => {
   it.each([
-    ["40 dashes", "-".repeat(40)],
-    ["a word after 40 dashes", `${"-".repeat(40)}pdf`],
-    ["spaced dashes", "- ".repeat(40)],
+    ["40 dashes before a word", `${"-".repeat(40)}pdf`],
+    ["a word and 40 dashes", `pdf ${"-".repeat(40)}`],
+    ["spaced dashes", `pdf ${"- ".repeat(40)}`],
     ["dashes between words", `pdf ${"-".repeat(60)} contract`],
     ["a dash in a word", "e-mail"],
   ])("%s: an answer, never 'tsquery stack too small'", async (_what, q) => {
     await expect(list({ q })).resolves.toBeDefined();
+  });
+
+  it("refuses a q with no word in it (400), as the route's schema does", async () => {
+    await expect(list({ q: "-".repeat(40) })).rejects.toThrow(
+      "q must contain a word to search for",
+    );
   });
 
   it("keeps what a dash means: a word to leave out", async () => {

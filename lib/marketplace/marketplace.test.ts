@@ -505,6 +505,7 @@ describe("deliver, review, complete", () => {
     expect(await answered(deliverBody(job.id, [fileOf("big.bin", 5 * MiB + 1)]))).toEqual({
       status: 400,
       error: "attachments.0.size: an attachment may be at most 5242880 bytes (5 MiB)",
+      code: "invalid_request",
     });
     expect((await getJob(market.db, job.id)).status).toBe("in_progress");
     expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);
@@ -520,6 +521,7 @@ describe("deliver, review, complete", () => {
     expect(await answered(deliverBody(job.id, files))).toEqual({
       status: 400,
       error: "attachments may be at most 10 MiB in all",
+      code: "invalid_request",
     });
     expect((await getJob(market.db, job.id)).status).toBe("in_progress");
     expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);

@@ -59,6 +59,9 @@ export async function startServer(
   const fullEnv: Record<string, string> = {
     SESSION_SECRET: TEST_SESSION_SECRET,
     ...LOCAL_FACILITATOR_ENV,
+    // Every simulated user of a test reads from one address (loopback), polling as it waits:
+    // the read limit is out of the way unless a test sets it (tests/http/abuse.test.ts).
+    RATE_LIMIT_READS_PER_MINUTE: "1000000",
     ...env,
   };
   // Loaded here, not at the top: Playwright's webServer imports this module outside Vitest.

@@ -589,6 +589,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         error:
           "txHash is not a successful settlement of this job and proposal; " +
           "pay through POST /api/jobs/:id/settle?proposalId=... first",
+        code: "payment_required",
       });
       expect(
         (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash: "0x12" }))
@@ -872,6 +873,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         error: "attachments.0.size: an attachment may be at most 5242880 bytes (5 MiB)",
+        code: "invalid_request",
       });
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data).toMatchObject({
         status: "in_progress",

@@ -351,13 +351,14 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect(wrongRole).toEqual({
       isError: true,
       text: "only the job's poster can complete the job",
-      data: { error: "only the job's poster can complete the job", status: 403 },
+      data: { error: "only the job's poster can complete the job", status: 403, code: "forbidden" },
     });
     // Right role, wrong state.
     const wrongState = await call(posterSide, "complete_job", { jobId: job.id });
     expect(wrongState.data).toEqual({
       error: "cannot complete the job: the job is open, it must be delivered",
       status: 409,
+      code: "conflict",
     });
     // A scope the token lacks, and the review scope a rating needs.
     const noScope = await call(agentSide, "post_job", validJobBody());
@@ -374,6 +375,7 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect((await call(agentSide, "get_job", { jobId: "job_nope" })).data).toEqual({
       error: "job job_nope not found",
       status: 404,
+      code: "not_found",
     });
     const body = validJobBody({ budgetUsdc: 0, timelineDays: 2.5 });
     const http = await new ApiClient(server.url).post("/api/v1/jobs", body, {
@@ -384,7 +386,7 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect(tool).toEqual({
       isError: true,
       text: http.body.error,
-      data: { error: http.body.error, status: 400 },
+      data: { error: http.body.error, status: 400, code: "invalid_request" },
     });
     expect((await call(posterSide, "get_job", {})).text).toBe("jobId must be a string");
     // An unknown tool is a protocol error, not a tool result.

@@ -36,7 +36,21 @@ export const programsPaths: ZodOpenApiPathsObject = {
       requestBody: body(createTokenSchema),
       responses: {
         "200": json(envelope(createdAccessTokenViewSchema), "The token; its secret only here"),
-        ...errorResponses(WRITE),
+        ...errorResponses([...WRITE, 409], {
+          409: {
+            description: "The wallet already holds 20 live tokens: revoke one first.",
+            examples: [
+              {
+                summary: "limit",
+                value: {
+                  error:
+                    "a wallet may have at most 20 live access tokens; revoke one you no longer use",
+                  code: "token_limit_reached",
+                },
+              },
+            ],
+          },
+        }),
       },
     },
   },
