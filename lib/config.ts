@@ -36,6 +36,13 @@ function fractionalSeconds(fallback: number, min: number, max: number) {
     );
 }
 
+/** A whole number within [min, max], `fallback` when unset. */
+function wholeNumber(fallback: number, min: number, max: number, error = "must be a whole number") {
+  return optionalString
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number({ error }).int(error).min(min).max(max));
+}
+
 function perMinute(fallback: number) {
   return optionalString
     .transform((value) => (value === undefined ? fallback : Number(value)))
@@ -132,25 +139,20 @@ const envSchema = z.object({
     .pipe(z.number({ error: "must be a number of seconds" }).int().min(1).max(3600)),
   // Large uploads (bodies past the 1 MiB JSON limit: deliveries) read at once per process, and
   // per client (address, wallet); and the pace below which an upload loses its slot (408).
-  UPLOAD_SLOTS: optionalString
-    .transform((value) => (value === undefined ? 4 : Number(value)))
-    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(1_000)),
-  UPLOAD_SLOTS_PER_CLIENT: optionalString
-    .transform((value) => (value === undefined ? 2 : Number(value)))
-    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(1_000)),
-  UPLOAD_MIN_BYTES_PER_SECOND: optionalString
-    .transform((value) => (value === undefined ? 16_384 : Number(value)))
-    .pipe(z.number({ error: "must be a whole number of bytes" }).int().min(1).max(1_000_000_000)),
+  UPLOAD_SLOTS: wholeNumber(4, 1, 1_000),
+  UPLOAD_SLOTS_PER_CLIENT: wholeNumber(2, 1, 1_000),
+  UPLOAD_MIN_BYTES_PER_SECOND: wholeNumber(
+    16_384,
+    1,
+    1_000_000_000,
+    "must be a whole number of bytes",
+  ),
   // Worker processes `npm start` runs behind one port (server/supervisor.ts); the embedded
   // database allows one.
-  WEB_CONCURRENCY: optionalString
-    .transform((value) => (value === undefined ? 1 : Number(value)))
-    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(64)),
+  WEB_CONCURRENCY: wholeNumber(1, 1, 64),
   // A process whose V8 heap passes this share of its limit answers new requests 503 +
   // Retry-After until it is below again, instead of dying of "heap out of memory".
-  HEAP_SHED_PERCENT: optionalString
-    .transform((value) => (value === undefined ? 85 : Number(value)))
-    .pipe(z.number({ error: "must be a percentage" }).int().min(5).max(99)),
+  HEAP_SHED_PERCENT: wholeNumber(85, 5, 99, "must be a whole percentage"),
   BENCHMARK_MODE: optionalString.pipe(z.enum(["true", "false"]).default("false")),
   // Webhook URLs on loopback (http://127.0.0.1:PORT) for development and tests. Unset: on in
   // development, off otherwise; refused in production. Private, link-local and other
@@ -172,13 +174,9 @@ const envSchema = z.object({
   // no commit has been noted since it was read (lib/marketplace/read-cache.ts); 0: never.
   READ_CACHE_SECONDS: fractionalSeconds(5, 0, 3_600),
   // Long-polls (GET /api/v1/events?wait=) one server holds at once; beyond, 503 + Retry-After.
-  EVENTS_LONG_POLL_MAX_WAITERS: optionalString
-    .transform((value) => (value === undefined ? 100 : Number(value)))
-    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(100_000)),
+  EVENTS_LONG_POLL_MAX_WAITERS: wholeNumber(100, 1, 100_000),
   // Of those, how many one client address may hold at once; beyond, 429 + Retry-After.
-  EVENTS_LONG_POLL_PER_CLIENT: optionalString
-    .transform((value) => (value === undefined ? 5 : Number(value)))
-    .pipe(z.number({ error: "must be a whole number" }).int().min(1).max(100_000)),
+  EVENTS_LONG_POLL_PER_CLIENT: wholeNumber(5, 1, 100_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
