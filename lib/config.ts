@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decimalToAtomic } from "@/lib/shared/money";
 
 /**
  * Every environment variable the server reads, parsed once. The rest of the code reads
@@ -49,6 +50,19 @@ function perMinute(fallback: number) {
     .pipe(z.number().int("must be a whole number").min(1).max(1_000_000));
 }
 
+/** A USDC amount (at most 6 decimals, > 0), in atomic units; `fallback` USDC when unset. */
+function usdcSetting(fallback: string) {
+  return optionalString
+    .transform((value) => value ?? fallback)
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,10}(\.\d{1,6})?$/, "must be a USDC amount with at most 6 decimals")
+        .transform(decimalToAtomic)
+        .refine((atomic) => atomic > 0n, "must be greater than 0"),
+    );
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: optionalString.pipe(
@@ -94,6 +108,9 @@ const envSchema = z.object({
   CHAIN_PORT: optionalString
     .transform((value) => (value === undefined ? 8545 : Number(value)))
     .pipe(z.number({ error: "must be a port number" }).int().min(1).max(65_535)),
+  // The smallest budget or bid accepted, and the smallest payment that earns reputation (a
+  // Verified badge, a review's weight, a completed job): dust cannot buy either.
+  MIN_AMOUNT_USDC: usdcSetting("1"),
   RATE_LIMIT_WRITES_PER_MINUTE: perMinute(120),
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(30),
   // API reads (GET) per client address and per wallet, and MCP read tools alike.

@@ -422,9 +422,22 @@ const LIMIT_PER_MINUTE = {
  * each second (lib/rate-limit.ts, LocalFirstLimiter), so a read costs no round-trip.
  */
 export async function enforceRateLimit(req: Request, bucket: RateLimitBucket, wallet?: Address) {
-  const limit = getConfig()[LIMIT_PER_MINUTE[bucket]];
   const keys = [`${bucket}:ip:${addressSubject(requestClientAddress(req))}`];
   if (wallet) keys.push(`${bucket}:wallet:${wallet}`);
+  await enforceLimit(bucket, keys);
+}
+
+/**
+ * Counts a request against `wallet`'s share of the bucket alone, for a wallet known only from
+ * what the request carries (a payment's signer: settle attempts per payer are limited like
+ * writes, so nobody makes the facilitator verify without end).
+ */
+export function enforceWalletRateLimit(bucket: RateLimitBucket, wallet: Address) {
+  return enforceLimit(bucket, [`${bucket}:wallet:${wallet}`]);
+}
+
+async function enforceLimit(bucket: RateLimitBucket, keys: string[]) {
+  const limit = getConfig()[LIMIT_PER_MINUTE[bucket]];
   let decision;
   try {
     decision =

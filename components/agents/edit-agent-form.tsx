@@ -35,7 +35,7 @@ export function EditAgentForm({ agent }: { agent: AgentView }) {
       <FormError message={serverError} />
       <AgentProfileFields
         errors={errors}
-        defaults={agent}
+        defaults={{ ...agent, walletAddress: agent.walletAddress ?? "" }}
         wallet={{
           optional: false,
           hint: "Where payments for new bids go. Bids already made are paid to the wallet they were made with.",

@@ -2079,7 +2079,7 @@ export type paths = {
       };
     };
     put?: never;
-    /** Register an agent (you are its operator; walletAddress defaults to yours) */
+    /** Register an agent (you are its operator; walletAddress defaults to yours; another wallet becomes the payee once it signs its consent: POST …/payee-consent) */
     post: {
       parameters: {
         query?: never;
@@ -2306,7 +2306,7 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Edit an agent (its operator only): any of name, description, categories, walletAddress. A new walletAddress (payee) applies to bids made from now on; each proposal keeps the payee it was made with (payeeAddress), and its payment goes there */
+    /** Edit an agent (its operator only): any of name, description, categories, walletAddress. A new walletAddress (payee) other than your own waits for that wallet's consent (…/payee-consent), then applies to bids made from then on; each proposal keeps the payee it was made with (payeeAddress), and its payment goes there */
     patch: {
       parameters: {
         query?: never;
@@ -2455,6 +2455,221 @@ export type paths = {
         };
       };
     };
+    trace?: never;
+  };
+  "/api/v1/agents/{id}/payee-consent": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The agent's open payee consent request, with the EIP-712 typed data the named wallet signs (its operator and the named wallet only; 404 no_pending_payee when none waits) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The request and what to sign */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["PayeeConsentRequest"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No valid session (sign in with SIWE first), or the sign-in was refused. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** The named wallet's consent: its signature of the typed data makes it the agent's payee (no session needed: the signature is the proof). 403 invalid_consent_signature, 409 consent_expired, 404 no_pending_payee */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON, at most 1 MiB. */
+      requestBody: {
+        content: {
+          "application/json": {
+            signature: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The agent, paid to the wallet that agreed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["Agent"];
+            };
+          };
+        };
+        /** @description The input is not valid (the message names the field and the rule). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Signed in, but not allowed: the wrong role for this action, or a foreign Origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The resource is not in a state that allows this (the lifecycle table). */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description The request body is larger than this path accepts (refused before reading). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A cookie-authenticated write (or sign-in) whose body is not sent as application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description Too many requests from this client or wallet; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description An unexpected error (logged on the server, never detailed here). */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description A dependency is unavailable (database, rate limiter, chain, facilitator). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/reviews": {
@@ -5228,18 +5443,66 @@ export type components = {
       id: string;
       name: string;
       description: string;
-      /** @description Mean review rating, 0 without reviews */
+      /** @description Mean rating of the reviews that count (jobs paid at least the minimum by someone other than the agent's payee or operator), 0 without any */
       rating: number;
+      /** @description Reviews that count toward the rating */
       reviewCount: number;
-      walletAddress: components["schemas"]["Address"];
+      /** @description The payee: a wallet that agreed to be paid for this agent. null while the only wallet named has not signed its consent (the agent cannot bid until it does) */
+      walletAddress: components["schemas"]["Address"] | null;
+      /** @description A payee named by the operator has not signed its consent yet */
+      payeeConsentPending: boolean;
       operatorAddress: components["schemas"]["Address"];
       categories: components["schemas"]["Category"][];
+      /** @description Completed jobs whose payment counts */
       completedJobs: number;
+      /** @description Distinct posters who paid this agent (payments that count) */
+      paidByPosters: number;
+      /**
+       * @description What those payments add up to, in USDC
+       * @example 12.5
+       */
+      totalPaidUsdc: number;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
        */
       createdAt: string;
+    };
+    PayeeConsentRequest: {
+      agentId: string;
+      payeeAddress: components["schemas"]["Address"];
+      operatorAddress: components["schemas"]["Address"];
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      expiresAt: string;
+      /** @description EIP-712 typed data for the payee to sign (eth_signTypedData_v4) */
+      typedData: {
+        domain: {
+          name: string;
+          version: string;
+          chainId: number;
+        };
+        types: {
+          PayeeConsent: {
+            name: string;
+            type: string;
+          }[];
+        };
+        /** @constant */
+        primaryType: "PayeeConsent";
+        message: {
+          statement: string;
+          agentId: string;
+          operator: components["schemas"]["Address"];
+          payee: components["schemas"]["Address"];
+          /** @description The request's nonce */
+          nonce: string;
+          /** @description Unix seconds, as a decimal string */
+          deadline: string;
+        };
+      };
     };
     Review: {
       id: string;

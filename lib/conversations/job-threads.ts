@@ -2,6 +2,7 @@ import "server-only";
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import type { AgentView, MessageView } from "@/lib/shared/views";
+import { agentWallets } from "@/lib/marketplace/lifecycle";
 import { sideOf } from "./participants";
 import { readThread } from "./threads";
 
@@ -37,7 +38,7 @@ export async function getJobThreads(
     if (!agent) continue;
     const parties = {
       posterAddress: job.posterAddress,
-      agentWallets: [agent.walletAddress, agent.operatorAddress],
+      agentWallets: agentWallets(agent),
     };
     const side = sideOf(viewer, parties);
     if (!side) continue;

@@ -14,6 +14,7 @@ import type { TokenScope } from "@/lib/shared/enums";
 import { listNotificationsQuerySchema } from "@/lib/shared/schemas/notifications";
 import {
   agentInput,
+  consentAsPayee,
   type InProcessMarket,
   jobInput,
   newWallet,
@@ -55,6 +56,7 @@ async function setUp() {
     operator!.address,
     agentInput({ walletAddress: payee!.address }),
   );
+  await consentAsPayee(market.db, payee!, agent.id);
   const rivalAgent = await registerAgent(market.db, rival!.address, agentInput());
   const bid = await submitProposal(market.db, operator!.address, job.id, proposalInput(agent.id));
   const rivalBid = await submitProposal(

@@ -6,7 +6,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { getAgentRowOrThrow } from "@/lib/marketplace/agents";
 import { getJobRowOrThrow } from "@/lib/marketplace/jobs";
 import { fitPage } from "@/lib/marketplace/pagination";
-import { runWrite } from "@/lib/marketplace/lifecycle";
+import { agentWallets, runWrite } from "@/lib/marketplace/lifecycle";
 import { getProposalRowOrThrow } from "@/lib/marketplace/proposals";
 import { writeNotifications } from "@/lib/notifications/write";
 import { sameAddress } from "@/lib/shared/address";
@@ -46,7 +46,7 @@ export async function openThread(db: Db, wallet: string, jobId: string, proposal
   const agent = await getAgentRowOrThrow(db, proposal.agentId);
   const parties: ThreadParties = {
     posterAddress: job.posterAddress,
-    agentWallets: [agent.walletAddress, agent.operatorAddress],
+    agentWallets: agentWallets(agent),
   };
   return { proposal, parties, side: requireSide(wallet, parties) };
 }

@@ -9,6 +9,7 @@ import { settleJobPayment } from "@/lib/payments/settle";
 import { updateAgentSchema } from "@/lib/shared/schemas/agents";
 import {
   agentInput,
+  consentAsPayee,
   type InProcessMarket,
   jobInput,
   jobWithBid,
@@ -77,11 +78,32 @@ describe("updateAgent", () => {
     expect(await getAgent(market.db, agent.id)).toEqual(edited);
   });
 
-  it("lets the operator change the payee wallet (checksummed)", async () => {
+  it("changes the payee wallet (checksummed) once that wallet consents; until then the old one stays", async () => {
     const agent = await registerAgent(market.db, operator.address, agentInput());
-    const payee = newWallet().address;
-    const edited = await edit(operator, agent.id, { walletAddress: payee.toLowerCase() });
-    expect(edited).toMatchObject({ walletAddress: payee, operatorAddress: operator.address });
+    const payee = newWallet();
+    const edited = await edit(operator, agent.id, { walletAddress: payee.address.toLowerCase() });
+    expect(edited).toMatchObject({
+      walletAddress: operator.address,
+      payeeConsentPending: true,
+      operatorAddress: operator.address,
+    });
+    expect(await consentAsPayee(market.db, payee, agent.id)).toMatchObject({
+      walletAddress: payee.address,
+      payeeConsentPending: false,
+    });
+  });
+
+  it("takes the operator's own wallet back as payee at once, dropping a pending request", async () => {
+    const agent = await registerAgent(
+      market.db,
+      operator.address,
+      agentInput({ walletAddress: newWallet().address }),
+    );
+    expect(agent).toMatchObject({ walletAddress: null, payeeConsentPending: true });
+    expect(await edit(operator, agent.id, { walletAddress: operator.address })).toMatchObject({
+      walletAddress: operator.address,
+      payeeConsentPending: false,
+    });
   });
 
   it("refuses anyone but the operator, even the agent's payee wallet (403)", async () => {
@@ -138,6 +160,7 @@ describe("a payee change and the bids already made", () => {
     expect(proposal.payeeAddress).toBe(operator.address);
     const newPayee = newWallet();
     await edit(operator, agent.id, { walletAddress: newPayee.address });
+    await consentAsPayee(market.db, newPayee, agent.id);
 
     // The earlier bid: the challenge, the transfer and accept's ledger check say the old payee.
     const target = { jobId: job.id, proposalId: proposal.id };
@@ -168,6 +191,7 @@ describe("a payee change and the bids already made", () => {
     const { job, agent, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const newPayee = newWallet();
     await edit(operator, agent.id, { walletAddress: newPayee.address });
+    await consentAsPayee(market.db, newPayee, agent.id);
     const target = { jobId: job.id, proposalId: proposal.id };
     const header = await signedPayment(market, poster, target, {
       signed: { to: newPayee.address },

@@ -1,17 +1,17 @@
 // The agent directory's search and sorts, in-process on PGlite: a name search that takes % and
-// _ literally, sorts by mean rating and by completed jobs (computed, never stored), and keyset
+// _ literally, sorts by mean rating and by completed jobs (computed, never stored, from jobs
+// paid at least the minimum by someone other than the agent's side), and keyset
 // pages that see every agent once under each sort, ties included.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
 import {
   agentInput,
   type InProcessMarket,
-  jobInput,
   newWallet,
+  seedPaidJob,
   startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { listAgents, registerAgent } from "./agents";
-import { createJob } from "./jobs";
 
 let market: InProcessMarket;
 const ids: Record<string, string> = {};
@@ -21,23 +21,31 @@ const list = async (query: Record<string, string>) => {
   return { ids: page.items.map((agent) => agent.id), nextCursor: page.nextCursor };
 };
 
-/** Gives `agentId` reviews with these ratings and `completed` completed jobs. */
-async function history(agentId: string, ratings: number[], completed: number) {
+/**
+ * Gives `agentId` reviews with these ratings and `completed` completed jobs, each on a job a
+ * poster paid it (at least the minimum: only such jobs count). `dust` adds as many jobs paid
+ * below the minimum, each reviewed 5 and completed: they must change nothing.
+ */
+async function history(agentId: string, ratings: number[], completed: number, dust = 0) {
   const poster = newWallet();
-  for (let i = 0; i < Math.max(ratings.length, completed); i++) {
-    const job = await createJob(market.db, poster.address, jobInput());
-    await market.db.job.update({
-      where: { id: job.id },
-      data: { assignedAgentId: agentId, status: i < completed ? "completed" : "in_progress" },
+  const jobs = Math.max(ratings.length, completed);
+  for (let i = 0; i < jobs + dust; i++) {
+    const paid = i < jobs;
+    const jobId = await seedPaidJob(market.db, {
+      posterAddress: poster.address,
+      agentId,
+      amountAtomic: paid ? 20_000_000n : 1n,
+      status: !paid || i < completed ? "completed" : "in_progress",
     });
-    if (i < ratings.length) {
+    const rating = paid ? ratings[i] : 5;
+    if (rating !== undefined) {
       await market.db.review.create({
         data: {
           id: `rev_${agentId}_${i}`,
           agentId,
-          jobId: job.id,
+          jobId,
           reviewerAddress: poster.address,
-          rating: ratings[i]!,
+          rating,
           comment: "",
         },
       });
@@ -53,8 +61,8 @@ beforeAll(async () => {
   }
   await history(ids["Lumen Research"]!, [5, 4], 1); // 4.5, 1 completed
   await history(ids["Atlas 100%_Bot"]!, [5], 3); // 5.0, 3 completed
-  await history(ids["Quill Writer"]!, [], 0); // no reviews: 0
-  await history(ids["Lumen Labs"]!, [3], 1); // 3.0, 1 completed
+  await history(ids["Quill Writer"]!, [], 0, 3); // only dust-paid jobs: 0, none completed
+  await history(ids["Lumen Labs"]!, [3], 1, 2); // 3.0, 1 completed (and two dust jobs)
 });
 afterAll(() => market?.stop());
 

@@ -1,21 +1,21 @@
 // The agent directory's search and sorts: a name search and sorts by rating or completed jobs,
-// which are computed from reviews and jobs (never stored), so the keyset runs over a subquery.
+// which are computed from reputable payments (never stored), so the keyset runs over a subquery.
 import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { AgentSort, ListAgentsQuery } from "@/lib/shared/schemas/agents";
+import { agentReputationSql } from "./reputation";
 import { float8, sortedIdPage } from "./sorted-page";
 
-/** Agents with their mean rating and completed jobs, as the directory sorts them. */
-const AGENTS_WITH_STATS = Prisma.sql`(
+/**
+ * Agents with their mean rating and completed jobs as the directory sorts them: from the same
+ * reputable payments as the agent's own page (reputation.ts).
+ */
+const agentsWithStats = () => Prisma.sql`(
   SELECT a."id", a."createdAt", a."name", a."categories",
-         COALESCE(r."mean", 0)::float8 AS "rating",
-         COALESCE(c."completed", 0)::float8 AS "completedJobs"
+         COALESCE(s."ratingSum"::float8 / NULLIF(s."reviewCount", 0), 0)::float8 AS "rating",
+         COALESCE(s."completedJobs", 0)::float8 AS "completedJobs"
   FROM "agents" a
-  LEFT JOIN (SELECT "agentId", avg("rating") AS "mean" FROM "reviews" GROUP BY "agentId") r
-    ON r."agentId" = a."id"
-  LEFT JOIN (SELECT "assignedAgentId", count(*) AS "completed" FROM "jobs"
-             WHERE "status" = 'completed' GROUP BY "assignedAgentId") c
-    ON c."assignedAgentId" = a."id"
+  LEFT JOIN ${agentReputationSql()} s ON s."agentId" = a."id"
 ) AS "ranked"`;
 
 /**
@@ -31,7 +31,7 @@ export function searchAgentIds(db: Db, query: ListAgentsQuery, sort: Exclude<Age
   if (query.q) conditions.push(Prisma.sql`"name" ILIKE ${`%${escapeLike(query.q)}%`}`);
   const key = sort === "rating" ? Prisma.sql`"rating"` : Prisma.sql`"completedJobs"`;
   return sortedIdPage(db, {
-    from: AGENTS_WITH_STATS,
+    from: agentsWithStats(),
     conditions,
     order: { sort, key, cast: float8, desc: true },
     cursor: query.cursor,

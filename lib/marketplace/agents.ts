@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
 import { forbidden, notFound } from "@/lib/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
@@ -11,25 +11,42 @@ import type {
 import { isPossibleId, newId } from "./ids";
 import { escapeLike, searchAgentIds } from "./agent-search";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
+import {
+  consentToPayee,
+  getConsentRequest,
+  namePayee,
+  replaceConsentRequest,
+} from "./payee-consent";
+import { agentReputationSql } from "./reputation";
 import { type AgentStats, toAgentView } from "./serialize";
 import type { AgentView } from "@/lib/shared/views";
 
+/**
+ * The caller becomes the agent's operator. A payee other than the caller's own wallet waits
+ * for its consent (payee-consent.ts): until it signs, the agent is paid nowhere.
+ */
 export async function registerAgent(
   db: Db,
   operator: Address,
   input: CreateAgentInput,
 ): Promise<AgentView> {
-  const row = await db.agent.create({
-    data: {
-      id: newId("agent"),
-      name: input.name,
-      description: input.description,
-      categories: input.categories,
-      walletAddress: input.walletAddress ?? operator,
-      operatorAddress: operator,
-    },
+  const payee = namePayee(operator, input.walletAddress ?? operator, null);
+  const row = await db.$transaction(async (tx) => {
+    const agent = await tx.agent.create({
+      data: {
+        id: newId("agent"),
+        name: input.name,
+        description: input.description,
+        categories: input.categories,
+        walletAddress: payee.walletAddress,
+        pendingWalletAddress: payee.pendingWalletAddress,
+        operatorAddress: operator,
+      },
+    });
+    if (payee.needsConsent) await replaceConsentRequest(tx, agent, payee.pendingWalletAddress);
+    return agent;
   });
-  return toAgentView(row, { ratingSum: 0, reviewCount: 0, completedJobs: 0 });
+  return toAgentView(row, EMPTY_STATS);
 }
 
 /** Whether `wallet` may edit the agent: its operator only (not its payee wallet). */
@@ -39,7 +56,8 @@ export function canEditAgent(agent: { operatorAddress: string }, wallet: string 
 
 /**
  * The operator edits the agent's profile (404 unknown, 403 anyone else). A new payee wallet
- * pays for bids made from now on: each proposal keeps the payee it was made with
+ * goes through the same consent as at registration (the current payee stays until it signs),
+ * and pays for bids made from then on: each proposal keeps the payee it was made with
  * (`proposals.payeeAddress`), so no payment already asked for or made changes hands.
  */
 export async function updateAgent(
@@ -50,17 +68,49 @@ export async function updateAgent(
 ): Promise<AgentView> {
   const row = await getAgentRowOrThrow(db, id);
   if (!canEditAgent(row, caller)) throw forbidden("only the agent's operator can edit it");
-  const updated = await db.agent.update({
-    where: { id: row.id },
-    data: {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.categories !== undefined ? { categories: input.categories } : {}),
-      ...(input.walletAddress !== undefined ? { walletAddress: input.walletAddress } : {}),
-    },
+  const payee =
+    input.walletAddress === undefined
+      ? undefined
+      : namePayee(
+          caller,
+          input.walletAddress,
+          row.walletAddress === null ? null : getAddress(row.walletAddress),
+        );
+  const updated = await db.$transaction(async (tx) => {
+    if (payee) await replaceConsentRequest(tx, row, payee.pendingWalletAddress);
+    return tx.agent.update({
+      where: { id: row.id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.categories !== undefined ? { categories: input.categories } : {}),
+        ...(payee
+          ? {
+              walletAddress: payee.walletAddress,
+              pendingWalletAddress: payee.pendingWalletAddress,
+            }
+          : {}),
+      },
+    });
   });
   const stats = await agentStats(db, [updated.id]);
   return toAgentView(updated, stats.get(updated.id) ?? EMPTY_STATS);
+}
+
+/** GET /api/v1/agents/:id/payee-consent: the open request and what to sign. */
+export async function getPayeeConsentRequest(db: Db, caller: Address, id: string) {
+  return getConsentRequest(db, caller, await getAgentRowOrThrow(db, id));
+}
+
+/** POST /api/v1/agents/:id/payee-consent: the named wallet's signature makes it the payee. */
+export async function consentToAgentPayee(
+  db: Db,
+  id: string,
+  signature: string,
+): Promise<AgentView> {
+  const row = await consentToPayee(db, await getAgentRowOrThrow(db, id), signature);
+  const stats = await agentStats(db, [row.id]);
+  return toAgentView(row, stats.get(row.id) ?? EMPTY_STATS);
 }
 
 export async function findAgentRow(db: Db, id: string): Promise<Agent | null> {
@@ -122,7 +172,13 @@ export async function listAgentsOperatedBy(db: Db, wallet: Address): Promise<Age
   return withStats(db, rows);
 }
 
-const EMPTY_STATS: AgentStats = { ratingSum: 0, reviewCount: 0, completedJobs: 0 };
+const EMPTY_STATS: AgentStats = {
+  ratingSum: 0,
+  reviewCount: 0,
+  completedJobs: 0,
+  payers: 0,
+  paidAtomic: 0n,
+};
 
 async function withStats(db: Db, rows: Agent[]): Promise<AgentView[]> {
   const stats = await agentStats(
@@ -132,35 +188,13 @@ async function withStats(db: Db, rows: Agent[]): Promise<AgentView[]> {
   return rows.map((row) => toAgentView(row, stats.get(row.id) ?? EMPTY_STATS));
 }
 
-/** Rating and counts are computed from reviews and completed jobs, never stored. */
+/**
+ * Rating, counts and earnings are computed from reputable payments (reputation.ts), never
+ * stored: what a dust or self-paid job left behind does not count.
+ */
 async function agentStats(db: Db, agentIds: string[]): Promise<Map<string, AgentStats>> {
-  const stats = new Map<string, AgentStats>();
-  if (agentIds.length === 0) return stats;
-  const [reviews, completed] = await Promise.all([
-    db.review.groupBy({
-      by: ["agentId"],
-      where: { agentId: { in: agentIds } },
-      _sum: { rating: true },
-      _count: { _all: true },
-    }),
-    db.job.groupBy({
-      by: ["assignedAgentId"],
-      where: { assignedAgentId: { in: agentIds }, status: "completed" },
-      _count: { _all: true },
-    }),
-  ]);
-  const entry = (id: string) => {
-    let value = stats.get(id);
-    if (!value) stats.set(id, (value = { ...EMPTY_STATS }));
-    return value;
-  };
-  for (const group of reviews) {
-    const value = entry(group.agentId);
-    value.ratingSum = group._sum.rating ?? 0;
-    value.reviewCount = group._count._all;
-  }
-  for (const group of completed) {
-    if (group.assignedAgentId) entry(group.assignedAgentId).completedJobs = group._count._all;
-  }
-  return stats;
+  if (agentIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<(AgentStats & { agentId: string })[]>`
+    SELECT * FROM ${agentReputationSql([...new Set(agentIds)])} stats`;
+  return new Map(rows.map(({ agentId, ...stats }) => [agentId, stats]));
 }

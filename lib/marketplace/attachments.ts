@@ -4,7 +4,7 @@ import { forbidden, invalid, notFound } from "@/lib/errors";
 import { LIMITS } from "@/lib/shared/limits";
 import { type AttachmentInput } from "@/lib/shared/schemas/jobs";
 import { isPossibleId } from "./ids";
-import { operates } from "./lifecycle";
+import { agentWallets, operates } from "./lifecycle";
 
 export interface DecodedAttachment {
   name: string;
@@ -70,7 +70,7 @@ export async function getAttachmentForDownload(
   const agent = row.job.assignedAgent;
   const allowed =
     operates(caller, [row.job.posterAddress]) ||
-    (agent !== null && operates(caller, [agent.walletAddress, agent.operatorAddress]));
+    (agent !== null && operates(caller, agentWallets(agent)));
   if (!allowed)
     throw forbidden("only the job's poster and its assigned agent can download deliveries");
   return { name: row.name, type: row.type, data: row.data };

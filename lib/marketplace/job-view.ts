@@ -11,7 +11,7 @@ import { sameAddress } from "@/lib/shared/address";
 import type { JobStatus } from "@/lib/shared/enums";
 import { getAgentsByIds, listAgentsOperatedBy } from "./agents";
 import { getJob } from "./jobs";
-import { availableOperations, operates } from "./lifecycle";
+import { agentWallets, availableOperations, operates } from "./lifecycle";
 import { listProposals } from "./proposals";
 import { listReviewsForJob } from "./reviews";
 import type { AgentView, JobView, ProposalView, ReviewView } from "@/lib/shared/views";
@@ -155,8 +155,7 @@ export async function getJobPageView(
     ? "anonymous"
     : sameAddress(viewer, job.posterAddress)
       ? "poster"
-      : assignedAgent &&
-          operates(viewer, [assignedAgent.walletAddress, assignedAgent.operatorAddress])
+      : assignedAgent && operates(viewer, agentWallets(assignedAgent))
         ? "assigned_agent"
         : "visitor";
   const activeProposals = proposals.filter((proposal) => proposal.status !== "rejected");

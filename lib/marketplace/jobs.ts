@@ -11,6 +11,7 @@ import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "./job
 import { jobFilters, searchJobIds, searchJobIdsSql } from "./job-search";
 import { ANNOUNCEMENTS } from "./lifecycle";
 import { cachedRead } from "./read-cache";
+import { assertAtLeastMinimum } from "./reputation";
 import { decodeCursor, fitPage, type Page, toPage } from "./pagination";
 import { jobInclude, type JobRow, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
@@ -48,13 +49,15 @@ export function posterHandle(poster: Address, requested: string | undefined): st
  * before the write but the poster's Verified badge, which the statement answers.
  */
 export async function createJob(db: Db, poster: Address, input: CreateJobInput): Promise<JobView> {
+  const budgetAtomic = usdcToAtomic(input.budgetUsdc);
+  assertAtLeastMinimum("budgetUsdc", budgetAtomic);
   const now = new Date();
   const job: Omit<JobRow, "poster" | "attachments"> = {
     id: newId("job"),
     title: input.title,
     description: input.description,
     category: input.category,
-    budgetAtomic: usdcToAtomic(input.budgetUsdc),
+    budgetAtomic,
     timelineDays: input.timelineDays,
     requirements: input.requirements,
     handle: posterHandle(poster, input.handle),

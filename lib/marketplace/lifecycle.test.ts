@@ -71,7 +71,11 @@ describe("role rules (spec section 5, contract 403 list)", () => {
       posterAddress: POSTER,
       agentWallets: [POSTER],
     });
-    expect(result).toEqual({ allowed: false, reason: "you cannot bid on your own job" });
+    expect(result).toEqual({
+      allowed: false,
+      reason: "you cannot bid on your own job",
+      code: "own_job",
+    });
   });
 
   it("compares addresses case-insensitively", () => {

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import { type EventFact, recordEvent, withEvents } from "@/lib/events/record";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, forbidden } from "@/lib/errors";
+import { conflict, DomainError } from "@/lib/errors";
 import { sameAddress } from "@/lib/shared/address";
 import type { JobStatus } from "@/lib/shared/enums";
 import type { EventType } from "@/lib/shared/schemas/events";
@@ -85,7 +85,26 @@ export interface CallerFacts {
   agentWallets?: readonly string[];
 }
 
-export type RoleCheck = { allowed: true } | { allowed: false; reason: string };
+export type RoleCheck =
+  | { allowed: true }
+  | {
+      allowed: false;
+      reason: string;
+      /** The error's code, where more specific than the kind's. */ code?: string;
+    };
+
+/**
+ * The wallets that operate an agent: its payee (once it agreed: a wallet still asked for its
+ * consent has no rights) and its operator.
+ */
+export function agentWallets(agent: {
+  walletAddress: string | null;
+  operatorAddress: string;
+}): string[] {
+  return agent.walletAddress === null
+    ? [agent.operatorAddress]
+    : [agent.walletAddress, agent.operatorAddress];
+}
 
 /** A wallet "operates" an agent when it is the agent's payee wallet or its operator. */
 export function operates(caller: string, agentWallets: readonly string[] = []): boolean {
@@ -101,8 +120,12 @@ const ACTORS: Record<Actor, (facts: CallerFacts) => RoleCheck> = {
     if (!operates(facts.caller, facts.agentWallets)) {
       return { allowed: false, reason: "you can only bid with an agent you operate" };
     }
-    if (sameAddress(facts.caller, facts.posterAddress)) {
-      return { allowed: false, reason: "you cannot bid on your own job" };
+    // Through any agent it operates: a poster does not bid on its own job.
+    if (
+      sameAddress(facts.caller, facts.posterAddress) ||
+      operates(facts.posterAddress, facts.agentWallets)
+    ) {
+      return { allowed: false, reason: "you cannot bid on your own job", code: "own_job" };
     }
     return { allowed: true };
   },
@@ -145,7 +168,7 @@ export function authorize(
   agentWallets?: readonly string[],
 ): void {
   const role = checkRole(operation, { caller, posterAddress: job.posterAddress, agentWallets });
-  if (!role.allowed) throw forbidden(role.reason);
+  if (!role.allowed) throw new DomainError("forbidden", role.reason, {}, role.code);
   const state = checkState(operation, job.status);
   if (!state.allowed) throw conflict(state.reason);
   if (OPERATIONS[operation].requiresPayment && !job.paymentTxHash) {

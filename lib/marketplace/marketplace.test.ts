@@ -9,6 +9,7 @@ import { toErrorResponse } from "@/lib/http";
 import { deliverSchema } from "@/lib/shared/schemas/jobs";
 import {
   agentInput,
+  consentAsPayee,
   type InProcessMarket,
   jobInput,
   jobWithBid,
@@ -102,7 +103,26 @@ describe("create job and register agent", () => {
       operator.address,
       agentInput({ walletAddress: payee }),
     );
-    expect(other).toMatchObject({ walletAddress: payee, operatorAddress: operator.address });
+    // Another wallet is the payee only once it agrees: until then, none.
+    expect(other).toMatchObject({
+      walletAddress: null,
+      payeeConsentPending: true,
+      operatorAddress: operator.address,
+    });
+  });
+
+  it.each([
+    ["a budget", () => createJob(market.db, poster.address, jobInput({ budgetUsdc: 0.999999 }))],
+    [
+      "a dust budget",
+      () => createJob(market.db, poster.address, jobInput({ budgetUsdc: 0.000001 })),
+    ],
+  ])("refuses %s under MIN_AMOUNT_USDC (400 amount_below_minimum)", async (_, call) => {
+    await expect(call()).rejects.toMatchObject({
+      status: 400,
+      code: "amount_below_minimum",
+      message: "budgetUsdc must be at least 1 USDC",
+    });
   });
 });
 
@@ -115,6 +135,7 @@ describe("propose", () => {
       operator.address,
       agentInput({ walletAddress: payee.address }),
     );
+    await consentAsPayee(market.db, payee, agent.id);
     const bid = await submitProposal(market.db, payee.address, job.id, proposalInput(agent.id));
     expect(bid).toMatchObject({ status: "pending", bidUsdc: 7.25, agentId: agent.id });
     expect(
@@ -132,7 +153,25 @@ describe("propose", () => {
     ).toEqual({ status: 403, message: "you can only bid with an agent you operate" });
     expect(
       await refusal(submitProposal(market.db, poster.address, open.id, proposalInput(posters.id))),
-    ).toEqual({ status: 403, message: "you cannot bid on your own job" });
+    ).toEqual({
+      status: 403,
+      message: "this agent's payee is the job's poster: a poster cannot pay itself",
+    });
+    // An agent the poster operates but that pays another (consenting) wallet: still its own job.
+    const payee = newWallet();
+    const posterRun = await registerAgent(
+      market.db,
+      poster.address,
+      agentInput({ walletAddress: payee.address }),
+    );
+    await consentAsPayee(market.db, payee, posterRun.id);
+    for (const caller of [poster, payee]) {
+      expect(
+        await refusal(
+          submitProposal(market.db, caller.address, open.id, proposalInput(posterRun.id)),
+        ),
+      ).toEqual({ status: 403, message: "you cannot bid on your own job" });
+    }
     expect(
       await refusal(submitProposal(market.db, operator.address, job.id, proposalInput(agent.id))),
     ).toEqual({

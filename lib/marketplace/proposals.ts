@@ -8,8 +8,10 @@ import type { CreateProposalInput, ListProposalsQuery } from "@/lib/shared/schem
 import { getAgentRowOrThrow } from "./agents";
 import { isPossibleId, newId } from "./ids";
 import { getJobRowOrThrow } from "./jobs";
-import { announce, authorize, holdState, runWrite } from "./lifecycle";
+import { agentWallets, announce, authorize, holdState, runWrite } from "./lifecycle";
 import { lockPendingProposal } from "./locks";
+import { payeeConsentPending } from "./payee-consent";
+import { assertAtLeastMinimum, assertNotSelfPayment } from "./reputation";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { toProposalView } from "./serialize";
 import type { ProposalView } from "@/lib/shared/views";
@@ -20,9 +22,14 @@ export async function submitProposal(
   jobId: string,
   input: CreateProposalInput,
 ): Promise<ProposalView> {
+  const bidAtomic = usdcToAtomic(input.bidUsdc);
+  assertAtLeastMinimum("bidUsdc", bidAtomic);
   const job = await getJobRowOrThrow(db, jobId);
   const agent = await getAgentRowOrThrow(db, input.agentId);
-  authorize("propose", job, caller, [agent.walletAddress, agent.operatorAddress]);
+  if (agent.walletAddress !== null) assertNotSelfPayment(job.posterAddress, agent.walletAddress);
+  authorize("propose", job, caller, agentWallets(agent));
+  const payeeAddress = agent.walletAddress;
+  if (payeeAddress === null) throw payeeConsentPending(agent);
   try {
     const row = await runWrite(db, async (tx) => {
       await holdState(tx, "propose", jobId);
@@ -31,11 +38,11 @@ export async function submitProposal(
           id: newId("prop"),
           jobId,
           agentId: agent.id,
-          bidAtomic: usdcToAtomic(input.bidUsdc),
+          bidAtomic,
           etaDays: input.etaDays,
           message: input.message,
           // Who this bid pays, now and after any later change of the agent's wallet.
-          payeeAddress: agent.walletAddress,
+          payeeAddress,
         },
       });
       announce(tx, "propose", { jobId, proposalId: proposal.id });

@@ -86,6 +86,9 @@ export interface AgentStats {
   ratingSum: number;
   reviewCount: number;
   completedJobs: number;
+  /** Distinct posters whose payments count. */
+  payers: number;
+  paidAtomic: bigint;
 }
 
 export function toAgentView(row: Agent, stats: AgentStats): AgentView {
@@ -96,10 +99,13 @@ export function toAgentView(row: Agent, stats: AgentStats): AgentView {
     description: row.description,
     rating: Math.round(mean * 100) / 100,
     reviewCount: stats.reviewCount,
-    walletAddress: checksum(row.walletAddress),
+    walletAddress: row.walletAddress === null ? null : checksum(row.walletAddress),
+    payeeConsentPending: row.pendingWalletAddress !== null,
     operatorAddress: checksum(row.operatorAddress),
     categories: row.categories,
     completedJobs: stats.completedJobs,
+    paidByPosters: stats.payers,
+    totalPaidUsdc: atomicToUsdc(BigInt(stats.paidAtomic)),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -6,8 +6,9 @@ import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/shared/sche
 import { decodeAttachments } from "./attachments";
 import { newId } from "./ids";
 import { getJobRowOrThrow } from "./jobs";
-import { announce, authorize, checkRole, runWrite, transition } from "./lifecycle";
+import { agentWallets, announce, authorize, checkRole, runWrite, transition } from "./lifecycle";
 import { getProposalRowOrThrow } from "./proposals";
+import { earnsBadge } from "./reputation";
 import { jobInclude, toJobView } from "./serialize";
 import type { JobView } from "@/lib/shared/views";
 
@@ -81,7 +82,7 @@ export async function assertMayDeliver(db: Db, caller: Address, jobId: string) {
   const agent = job.assignedAgentId
     ? await db.agent.findUnique({ where: { id: job.assignedAgentId } })
     : null;
-  authorize("deliver", job, caller, agent ? [agent.walletAddress, agent.operatorAddress] : []);
+  authorize("deliver", job, caller, agent ? agentWallets(agent) : []);
   return job;
 }
 
@@ -121,7 +122,8 @@ export async function deliverJob(
 
 /**
  * complete: delivered → completed, by the poster. The optional rating/comment becomes the
- * poster's review unless one exists; the poster's first completion earns the Verified badge.
+ * poster's review unless one exists; the poster's first completion of a job paid at least the
+ * minimum to someone else earns the Verified badge.
  */
 export async function completeJob(
   db: Db,
@@ -156,10 +158,13 @@ export async function completeJob(
       });
       if (review.count === 1) announce(tx, "review", { jobId, reviewId });
     }
-    await tx.wallet.updateMany({
-      where: { address: job.posterAddress, verified: false },
-      data: { verified: true, verifiedAt: now },
-    });
+    // The badge is earned by paying someone else at least the minimum (reputation.ts).
+    if (await earnsBadge(tx, jobId)) {
+      await tx.wallet.updateMany({
+        where: { address: job.posterAddress, verified: false },
+        data: { verified: true, verifiedAt: now },
+      });
+    }
     return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
   });
   return toJobView(row);

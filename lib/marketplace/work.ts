@@ -5,7 +5,7 @@ import { MY_JOB_GROUPS, type MyJobsQuery, type MyProposalsQuery } from "@/lib/sh
 import type { WorkQuery } from "@/lib/shared/schemas/work";
 import type { MyJobView, MyProposalView, WorkView } from "@/lib/shared/views";
 import { getAgentRowOrThrow, listAgentsOperatedBy, operatedBy } from "./agents";
-import { operates } from "./lifecycle";
+import { agentWallets, operates } from "./lifecycle";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
 import { jobInclude, toJobView, toProposalView } from "./serialize";
 
@@ -70,7 +70,7 @@ export async function listMyProposals(
 ): Promise<Page<MyProposalView>> {
   if (query.agentId !== undefined) {
     const agent = await getAgentRowOrThrow(db, query.agentId);
-    if (!operates(wallet, [agent.walletAddress, agent.operatorAddress])) {
+    if (!operates(wallet, agentWallets(agent))) {
       throw forbidden("you do not operate this agent");
     }
   }

@@ -15,6 +15,7 @@ import { acceptProposal, completeJob, deliverJob } from "@/lib/marketplace/trans
 import { listNotificationsQuerySchema } from "@/lib/shared/schemas/notifications";
 import {
   agentInput,
+  consentAsPayee,
   type InProcessMarket,
   jobInput,
   newWallet,
@@ -72,6 +73,7 @@ describe("notifications from a real lifecycle", () => {
       operator.address,
       agentInput({ walletAddress: payee.address }),
     );
+    await consentAsPayee(market.db, payee, agent.id);
     const rivalAgent = await registerAgent(market.db, rival.address, agentInput());
     const bid = await submitProposal(market.db, operator.address, job.id, proposalInput(agent.id));
     const rivalBid = await submitProposal(

@@ -97,6 +97,18 @@ export function parsePaymentHeader(header: string): PaymentHeader {
   };
 }
 
+/**
+ * The wallet a PAYMENT-SIGNATURE says it pays from, read without checking anything else (for
+ * the per-payer rate limit, before any work); undefined when the header is unreadable.
+ */
+export function claimedPayer(header: string): Address | undefined {
+  try {
+    return parsePaymentHeader(header).authorization.from;
+  } catch {
+    return undefined;
+  }
+}
+
 function invalidPayload(why: string) {
   return new DomainError(
     "invalid",

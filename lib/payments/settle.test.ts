@@ -34,7 +34,11 @@ let operator: LocalAccount;
 
 beforeAll(async () => {
   // A stalled chain answers "pending" after 2 s instead of the production 60.
-  market = await startInProcessMarket({ SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: "2" });
+  market = await startInProcessMarket({
+    SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: "2",
+    // The float-error cases below bid fractions of a cent.
+    MIN_AMOUNT_USDC: "0.000001",
+  });
   [poster, operator] = [newWallet(), newWallet()];
 });
 afterAll(() => market?.stop());

@@ -6,7 +6,10 @@ import { DomainError } from "@/lib/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { getJobRowOrThrow } from "@/lib/marketplace/jobs";
 import { checkRole, checkState } from "@/lib/marketplace/lifecycle";
+import { getAgentRowOrThrow } from "@/lib/marketplace/agents";
+import { isConsentedPayee } from "@/lib/marketplace/payee-consent";
 import { getProposalRowOrThrow } from "@/lib/marketplace/proposals";
+import { isSelfPayment } from "@/lib/marketplace/reputation";
 import { errorSummary } from "@/lib/redact";
 import { sameAddress } from "@/lib/shared/address";
 import { getChainClient } from "./chain-client";
@@ -124,6 +127,7 @@ export async function settleJobPayment(
     throw settleConflict("proposal_not_pending", `the proposal is ${proposal.status}, not pending`);
   }
   if (live?.status === "pending") throw pending(live);
+  await assertPayeeMayBePaid(db, job, proposal);
 
   // The payee the bid was made with, never the agent's current wallet (it may have changed).
   const payTo = getAddress(proposal.payeeAddress);
@@ -257,6 +261,31 @@ export async function settleJobPayment(
     );
   }
   throw pending(row);
+}
+
+/**
+ * Money goes to someone else, and to a wallet that agreed to be paid for this agent: a bid
+ * made before either rule existed is refused here, before any challenge or signature.
+ */
+async function assertPayeeMayBePaid(
+  db: Db,
+  job: { posterAddress: string },
+  proposal: { agentId: string; payeeAddress: string },
+): Promise<void> {
+  if (isSelfPayment(job.posterAddress, proposal.payeeAddress)) {
+    throw settleConflict(
+      "self_payment",
+      "this proposal's payee is the job's poster: a poster cannot pay itself",
+    );
+  }
+  const agent = await getAgentRowOrThrow(db, proposal.agentId);
+  if (!(await isConsentedPayee(db, agent, proposal.payeeAddress))) {
+    throw settleConflict(
+      "payee_consent_pending",
+      `the wallet this proposal pays (${getAddress(proposal.payeeAddress)}) has not agreed to be ` +
+        "this agent's payee",
+    );
+  }
 }
 
 async function reconcileQuietly(db: Db, row: Settlement): Promise<Settlement> {

@@ -122,7 +122,13 @@ export class SlotTakenError extends Error {
 }
 
 export function settleConflict(
-  code: "settlement_pending" | "already_paid" | "job_not_open" | "proposal_not_pending",
+  code:
+    | "settlement_pending"
+    | "already_paid"
+    | "job_not_open"
+    | "proposal_not_pending"
+    | "self_payment"
+    | "payee_consent_pending",
   message: string,
 ): DomainError {
   return new DomainError("conflict", message, {}, code);

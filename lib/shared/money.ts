@@ -23,6 +23,14 @@ export function usdcToAtomic(value: number): bigint {
   return BigInt(whole) * ATOMIC_PER_USDC + BigInt(fraction.padEnd(USDC_DECIMALS, "0"));
 }
 
+/** "12.5" → 12_500_000n: a plain decimal string (digits, at most 6 decimals) to atomic units. */
+export function decimalToAtomic(text: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text);
+  if (!match) throw new RangeError(`not a USDC amount: ${text}`);
+  const [, whole = "0", fraction = ""] = match;
+  return BigInt(whole) * ATOMIC_PER_USDC + BigInt(fraction.padEnd(USDC_DECIMALS, "0"));
+}
+
 export function atomicToUsdc(atomic: bigint): number {
   const negative = atomic < 0n;
   const abs = negative ? -atomic : atomic;

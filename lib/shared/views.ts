@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type {
   accessTokenViewSchema,
   agentViewSchema,
+  payeeConsentRequestViewSchema,
   createdAccessTokenViewSchema,
   eventDataSchema,
   eventViewSchema,
@@ -33,6 +34,8 @@ export type AttachmentMeta = z.output<typeof attachmentMetaSchema>;
 export type JobView = z.output<typeof jobViewSchema>;
 export type ProposalView = z.output<typeof proposalViewSchema>;
 export type AgentView = z.output<typeof agentViewSchema>;
+/** A payee's open consent request and what to sign (GET /api/v1/agents/:id/payee-consent). */
+export type PayeeConsentRequestView = z.output<typeof payeeConsentRequestViewSchema>;
 export type ReviewView = z.output<typeof reviewViewSchema>;
 /** A job's payment (GET /api/v1/jobs/:id/payment). */
 export type PaymentView = z.output<typeof paymentViewSchema>;

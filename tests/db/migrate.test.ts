@@ -58,6 +58,61 @@ describe("migration runner", () => {
     }
   });
 
+  it("turns a payee that never agreed into a pending request and withdraws unearned badges (payee_consent_and_reputation)", async () => {
+    const open = await openDatabase({ kind: "pglite", dataDir: undefined });
+    try {
+      const session = pgliteSession(open.pglite!);
+      const all = loadMigrations();
+      const at = all.findIndex((m) => m.name.endsWith("_payee_consent_and_reputation"));
+      await migrate(session, all.slice(0, at));
+      const [dust, real, operator, payee] = ["0x1111", "0x2222", "0x4444", "0x3333"].map((prefix) =>
+        prefix.padEnd(42, "0"),
+      );
+      // Two verified posters: one paid dust, one paid 5 USDC; agent_b named an unconsenting payee.
+      await session.exec(`
+        INSERT INTO "wallets" ("address", "verified") VALUES ('${dust}', true), ('${real}', true);
+        INSERT INTO "agents" ("id", "name", "walletAddress", "operatorAddress", "categories") VALUES
+          ('agent_own', 'Own', '${operator}', '${operator}', ARRAY['research']::"Category"[]),
+          ('agent_b', 'B', '${payee}', '${operator}', ARRAY['research']::"Category"[]);
+        INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic", "timelineDays", "requirements", "handle", "posterAddress", "status") VALUES
+          ('job_dust', 'T', 'D', 'research', 1, 1, ARRAY[]::text[], '@1', '${dust}', 'completed'),
+          ('job_real', 'T', 'D', 'research', 5000000, 1, ARRAY[]::text[], '@2', '${real}', 'completed');
+        INSERT INTO "proposals" ("id", "jobId", "agentId", "bidAtomic", "etaDays", "message", "payeeAddress", "status") VALUES
+          ('prop_dust', 'job_dust', 'agent_own', 1, 1, 'm', '${operator}', 'accepted'),
+          ('prop_real', 'job_real', 'agent_own', 5000000, 1, 'm', '${operator}', 'accepted');
+        INSERT INTO "settlements" ("id", "jobId", "proposalId", "payer", "payTo", "amountAtomic", "network", "asset", "authorizationNonce", "validBefore", "txHash", "status") VALUES
+          ('stl_dust', 'job_dust', 'prop_dust', '${dust}', '${operator}', 1, 'n', 'a', 'n1', 0, '0x01', 'succeeded'),
+          ('stl_real', 'job_real', 'prop_real', '${real}', '${operator}', 5000000, 'n', 'a', 'n2', 0, '0x02', 'succeeded');
+      `);
+      await migrate(session, all);
+      expect(
+        await session.query(`SELECT "address", "verified" FROM "wallets" ORDER BY "address"`),
+      ).toEqual([
+        { address: dust, verified: false },
+        { address: real, verified: true },
+      ]);
+      expect(
+        await session.query(
+          `SELECT "id", "walletAddress", "pendingWalletAddress" FROM "agents" ORDER BY "id"`,
+        ),
+      ).toEqual([
+        { id: "agent_b", walletAddress: null, pendingWalletAddress: payee },
+        { id: "agent_own", walletAddress: operator, pendingWalletAddress: null },
+      ]);
+      const [request] = await session.query<{
+        nonce: string;
+        status: string;
+        payeeAddress: string;
+      }>(
+        `SELECT "nonce", "status", "payeeAddress" FROM "payee_consents" WHERE "agentId" = 'agent_b'`,
+      );
+      expect(request).toMatchObject({ status: "pending", payeeAddress: payee });
+      expect(request!.nonce).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await open.close();
+    }
+  });
+
   it("refuses a migration edited after it was applied", async () => {
     const open = await openDatabase({ kind: "pglite", dataDir: undefined });
     try {
@@ -224,6 +279,7 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         name: "A",
         description: "d",
         walletAddress: operator,
+        pendingWalletAddress: "0x3333333333333333333333333333333333333333",
         operatorAddress: poster,
         categories: ["research", "customer_support"] as ("research" | "customer_support")[],
         createdAt: now,
@@ -347,6 +403,21 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     expect(
       await db.rateLimitCounter.findUniqueOrThrow({ where: { key: rows.rateLimitCounter.key } }),
     ).toEqual(rows.rateLimitCounter);
+
+    const consent = {
+      id: "pc_1",
+      agentId: "agent_1",
+      payeeAddress: operator,
+      operatorAddress: poster,
+      nonce: `0x${"ef".repeat(32)}`,
+      deadline: later,
+      status: "consented" as const,
+      signature: `0x${"12".repeat(65)}`,
+      createdAt: now,
+      consentedAt: later,
+    };
+    await db.payeeConsent.create({ data: consent });
+    expect(await db.payeeConsent.findUniqueOrThrow({ where: { id: "pc_1" } })).toEqual(consent);
 
     const token = await db.accessToken.create({
       data: {

@@ -88,6 +88,27 @@ export class ApiClient {
     return { message, signature };
   }
 
+  /**
+   * This client's wallet agrees to be `agentId`'s payee as a wallet owner would: it reads the
+   * open request (signed in), signs its typed data and sends the signature. Returns the agent.
+   */
+  async consentAsPayee(agentId: string): Promise<any> {
+    if (!this.account) throw new Error("no account");
+    const request = await this.get(`/api/v1/agents/${agentId}/payee-consent`);
+    if (request.status !== 200) {
+      throw new Error(`no consent request: ${JSON.stringify(request.body)}`);
+    }
+    const { typedData } = request.body.data;
+    const signature = await this.account.signTypedData({
+      ...typedData,
+      message: { ...typedData.message, deadline: BigInt(typedData.message.deadline) },
+    });
+    const response = await this.post(`/api/v1/agents/${agentId}/payee-consent`, { signature });
+    if (response.status !== 200)
+      throw new Error(`consent refused: ${JSON.stringify(response.body)}`);
+    return response.body.data;
+  }
+
   async signIn(): Promise<this> {
     const response = await this.post("/api/auth/verify", await this.siweMessage());
     if (response.status !== 200)

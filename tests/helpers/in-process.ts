@@ -7,7 +7,12 @@ import { type Address, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { LOCAL_FACILITATOR_ENV, mintTestUsdc } from "@/dev/local-chain";
 import { closeDb, type Db, getDb } from "@/lib/db";
-import { registerAgent } from "@/lib/marketplace/agents";
+import {
+  consentToAgentPayee,
+  getPayeeConsentRequest,
+  registerAgent,
+} from "@/lib/marketplace/agents";
+import { LOCAL_TOKEN_ADDRESS } from "@/lib/payments/local-network";
 import { createJob } from "@/lib/marketplace/jobs";
 import { submitProposal } from "@/lib/marketplace/proposals";
 import { settleJobPayment } from "@/lib/payments/settle";
@@ -51,6 +56,107 @@ export async function startInProcessMarket(
 }
 
 export const newWallet = (): LocalAccount => privateKeyToAccount(generatePrivateKey());
+
+/**
+ * `payee` signs the consent request of the agent that names it (as a wallet does: the typed
+ * data the API gives it, eth_signTypedData_v4) and the signature is sent.
+ */
+export async function consentAsPayee(db: Db, payee: LocalAccount, agentId: string) {
+  const request = await getPayeeConsentRequest(db, payee.address, agentId);
+  const { typedData } = request;
+  const signature = await payee.signTypedData({
+    ...typedData,
+    message: { ...typedData.message, deadline: BigInt(typedData.message.deadline) },
+  });
+  return consentToAgentPayee(db, agentId, signature);
+}
+
+/**
+ * A job of `posterAddress` done by `agentId` and paid as the ledger says, written straight
+ * into the tables (as data from before today's rules, or to build a history fast): the job,
+ * its accepted proposal and a succeeded settlement of `amountAtomic` from `payer` (the poster
+ * by default) to the agent's payee.
+ */
+export async function seedPaidJob(
+  db: Db,
+  options: {
+    posterAddress: Address;
+    agentId: string;
+    amountAtomic: bigint;
+    status: "in_progress" | "delivered" | "completed";
+    payer?: Address;
+  },
+): Promise<string> {
+  const agent = await db.agent.findUniqueOrThrow({ where: { id: options.agentId } });
+  const payTo = agent.walletAddress ?? agent.operatorAddress;
+  const suffix = randomBytes(8).toString("hex");
+  const [jobId, proposalId] = [`job_seed${suffix}`, `prop_seed${suffix}`];
+  const txHash = `0x${randomBytes(32).toString("hex")}`;
+  await db.wallet.upsert({
+    where: { address: options.posterAddress },
+    create: { address: options.posterAddress },
+    update: {},
+  });
+  await db.job.create({
+    data: {
+      ...jobFields(jobInput()),
+      id: jobId,
+      posterAddress: options.posterAddress,
+      budgetAtomic: options.amountAtomic,
+      handle: `@${options.posterAddress.slice(2, 8)}`,
+      status: "open",
+    },
+  });
+  await db.proposal.create({
+    data: {
+      id: proposalId,
+      jobId,
+      agentId: agent.id,
+      bidAtomic: options.amountAtomic,
+      etaDays: 1,
+      message: "seeded",
+      payeeAddress: payTo,
+      status: "accepted",
+    },
+  });
+  await db.settlement.create({
+    data: {
+      id: `stl_seed${suffix}`,
+      jobId,
+      proposalId,
+      payer: options.payer ?? options.posterAddress,
+      payTo,
+      amountAtomic: options.amountAtomic,
+      network: "eip155:31337",
+      asset: LOCAL_TOKEN_ADDRESS,
+      authorizationNonce: `0x${randomBytes(32).toString("hex")}`,
+      validBefore: 0n,
+      txHash,
+      status: "succeeded",
+      settledAt: new Date(),
+    },
+  });
+  await db.job.update({
+    where: { id: jobId },
+    data: {
+      status: options.status,
+      assignedAgentId: agent.id,
+      acceptedProposalId: proposalId,
+      paymentTxHash: txHash,
+      ...(options.status !== "in_progress" ? { deliveredAt: new Date() } : {}),
+      ...(options.status === "completed" ? { completedAt: new Date() } : {}),
+    },
+  });
+  return jobId;
+}
+
+const jobFields = (input: ReturnType<typeof jobInput>) => ({
+  title: input.title,
+  description: input.description,
+  category: input.category,
+  timelineDays: input.timelineDays,
+  requirements: input.requirements,
+});
 
 /** Inputs as the route handlers pass them: parsed by the same schemas. */
 export const jobInput = (fields: Record<string, unknown> = {}) =>

@@ -37,9 +37,14 @@ describe("PATCH /api/v1/agents/:id", () => {
   const patch = (client: ApiClient, id: string, json: unknown) =>
     client.request("PATCH", `/api/v1/agents/${id}`, { json });
 
-  it("lets the operator edit the profile; GET shows the edit", async () => {
+  /** A signed-in wallet that can consent to be a payee. */
+  const newPayeeClient = () =>
+    new ApiClient(market.server.url, privateKeyToAccount(generatePrivateKey())).signIn();
+
+  it("lets the operator edit the profile; GET shows the edit; a new payee once it consents", async () => {
     const agent = await registerAgent(operator, "Before");
-    const payee = privateKeyToAccount(generatePrivateKey()).address;
+    const payeeClient = await newPayeeClient();
+    const payee = payeeClient.account!.address;
     const edited = expectStatus(
       await patch(operator, agent.id, {
         name: "After",
@@ -55,12 +60,34 @@ describe("PATCH /api/v1/agents/:id", () => {
       name: "After",
       description: "Tables from PDFs.",
       categories: ["data", "research"],
-      walletAddress: payee,
+      // The operator's wallet pays until the named one agrees.
+      walletAddress: operator.account!.address,
+      payeeConsentPending: true,
       operatorAddress: operator.account!.address,
     });
+    const anonymous = new ApiClient(market.server.url);
+    expect((await anonymous.get(`/api/v1/agents/${agent.id}`)).body.data).toEqual(edited);
+    // Who may read the request: the operator and the named wallet; not a stranger.
+    expect((await stranger.get(`/api/v1/agents/${agent.id}/payee-consent`)).status).toBe(403);
+    expect((await anonymous.get(`/api/v1/agents/${agent.id}/payee-consent`)).status).toBe(401);
     expect(
-      (await new ApiClient(market.server.url).get(`/api/v1/agents/${agent.id}`)).body.data,
-    ).toEqual(edited);
+      (await operator.get(`/api/v1/agents/${agent.id}/payee-consent`)).body.data,
+    ).toMatchObject({
+      agentId: agent.id,
+      payeeAddress: payee,
+      operatorAddress: operator.account!.address,
+    });
+    // A forged signature over HTTP: 403 invalid_consent_signature, nothing changes.
+    const forged = await anonymous.post(`/api/v1/agents/${agent.id}/payee-consent`, {
+      signature: `0x${"11".repeat(65)}`,
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe("invalid_consent_signature");
+    expect(await payeeClient.consentAsPayee(agent.id)).toMatchObject({
+      walletAddress: payee,
+      payeeConsentPending: false,
+    });
+    expect((await anonymous.get(`/api/v1/agents/${agent.id}`)).body.data.walletAddress).toBe(payee);
   });
 
   it("refuses a stranger (403), an anonymous caller (401) and an unknown agent (404)", async () => {
@@ -91,8 +118,10 @@ describe("PATCH /api/v1/agents/:id", () => {
     const job = await createJob(poster);
     const proposal = await submitProposal(operator, job.id, agent.id, { bidUsdc: 4 });
     expect(proposal.payeeAddress).toBe(operator.account!.address);
-    const newPayee = privateKeyToAccount(generatePrivateKey()).address;
+    const payeeWallet = await newPayeeClient();
+    const newPayee = payeeWallet.account!.address;
     expectStatus(await patch(operator, agent.id, { walletAddress: newPayee }), 200, "edit");
+    await payeeWallet.consentAsPayee(agent.id);
 
     const url = `${market.server.url}/api/jobs/${job.id}/settle?proposalId=${proposal.id}`;
     const challenge = await fetchChallenge(url);

@@ -153,15 +153,22 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     });
 
     it("returns checksummed addresses for addresses sent in lowercase", async () => {
-      const payee = privateKeyToAccount(generatePrivateKey()).address;
+      const payeeClient = await newClient(server).signIn();
+      const payee = payeeClient.account!.address;
       const agent = await stranger.post("/api/v1/agents", {
         name: "Lower",
         categories: ["seo"],
         walletAddress: payee.toLowerCase(),
       });
+      // The named wallet is the payee once it agrees.
       expect(agent.body.data).toMatchObject({
-        walletAddress: payee,
+        walletAddress: null,
+        payeeConsentPending: true,
         operatorAddress: stranger.account!.address,
+      });
+      expect(await payeeClient.consentAsPayee(agent.body.data.id)).toMatchObject({
+        walletAddress: payee,
+        payeeConsentPending: false,
       });
       expect((await anon.get(`/api/v1/agents/${agent.body.data.id}`)).body.data.walletAddress).toBe(
         payee,
@@ -401,10 +408,13 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         description: "Builds things",
         rating: 0,
         reviewCount: 0,
-        walletAddress: payee,
+        walletAddress: null,
+        payeeConsentPending: true,
         operatorAddress: stranger.account!.address,
         categories: ["engineering"],
         completedJobs: 0,
+        paidByPosters: 0,
+        totalPaidUsdc: 0,
         createdAt: expect.any(String),
       });
       const fetched = await anon.get(`/api/v1/agents/${response.body.data.id}`);
@@ -499,8 +509,12 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         ...bid,
         agentId: ownAgent.id,
       });
+      // The poster's own agent pays the poster: refused as a self-payment.
       expect(own.status).toBe(403);
-      expect(own.body.error).toMatch(/own job/);
+      expect(own.body).toMatchObject({
+        code: "self_payment",
+        error: expect.stringMatching(/itself/),
+      });
       expect((await operator.post(`/api/v1/jobs/job_nope/proposals`, bid)).status).toBe(404);
       expect(
         (await operator.post(`/api/v1/jobs/${job.id}/proposals`, { ...bid, agentId: "agent_nope" }))

@@ -12,9 +12,15 @@ import { RatingStars } from "@/components/ui/rating";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { currentWallet } from "@/lib/auth/session";
-import { canEditAgent, getAgent } from "@/lib/marketplace/agents";
+import { canEditAgent, getAgent, getPayeeConsentRequest } from "@/lib/marketplace/agents";
+import { minimumAmountAtomic } from "@/lib/marketplace/reputation";
+import { sameAddress } from "@/lib/shared/address";
+import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
+import { PayeeConsentButton } from "@/components/agents/payee-consent-button";
+import type { Db } from "@/lib/db";
+import type { Address } from "viem";
 import { listReviews } from "@/lib/marketplace/reviews";
-import type { AgentView } from "@/lib/shared/views";
+import type { AgentView, PayeeConsentRequestView } from "@/lib/shared/views";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
@@ -39,8 +45,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function AgentPage({ params, searchParams }: Props) {
   await connection();
   const agent = await loadAgent((await params).id);
-  const mayEdit = canEditAgent(agent, (await currentWallet()) ?? null);
+  const viewer = (await currentWallet()) ?? null;
+  const mayEdit = canEditAgent(agent, viewer);
   const db = await getDb();
+  const consentRequest = await consentRequestFor(db, viewer, agent);
   let cursor = firstParam(await searchParams, "cursor");
   let reviews;
   try {
@@ -84,7 +92,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
         </div>
       </header>
 
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Stat label="Rating">
           {agent.reviewCount > 0 ? `${agent.rating.toFixed(2)} / 5` : "No reviews"}
         </Stat>
@@ -92,8 +100,19 @@ export default async function AgentPage({ params, searchParams }: Props) {
         <Stat label="Completed jobs">
           <span data-testid="completed-jobs">{agent.completedJobs.toLocaleString("en-US")}</span>
         </Stat>
+        <Stat label="Paid by">
+          <span data-testid="paid-by">{pluralize(agent.paidByPosters, "poster")}</span>
+        </Stat>
+        <Stat label="Total paid">
+          <span data-testid="total-paid">{formatUsdc(agent.totalPaidUsdc)} USDC</span>
+        </Stat>
         <Stat label="Member since">{formatDate(agent.createdAt)}</Stat>
       </dl>
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        Ratings, completed jobs and totals count jobs paid at least{" "}
+        {formatUsdc(atomicToUsdc(minimumAmountAtomic()), "plain")} USDC by a poster other than the
+        agent&apos;s own wallets.
+      </p>
 
       <div className="grid gap-6 lg:grid-cols-3">
         <section className="space-y-3 lg:col-span-2" aria-labelledby="reviews-title">
@@ -142,12 +161,33 @@ export default async function AgentPage({ params, searchParams }: Props) {
             <h2 className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
               Payee wallet
             </h2>
-            <p className="mt-1 font-mono text-xs break-all">{agent.walletAddress}</p>
+            {agent.walletAddress ? (
+              <p className="mt-1 font-mono text-xs break-all" data-testid="payee-wallet">
+                {agent.walletAddress}
+              </p>
+            ) : (
+              <p className="mt-1 text-sm" data-testid="payee-wallet">
+                None yet: the wallet named has not agreed to be paid. This agent cannot bid until it
+                does.
+              </p>
+            )}
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               Receives the USDC for bids made from now on; each bid is paid to the wallet it was
               made with.
             </p>
           </div>
+          {consentRequest ? (
+            <div className="space-y-2 rounded-lg bg-amber-50 p-3 text-xs text-amber-900 dark:bg-amber-950/50 dark:text-amber-200">
+              <p data-testid="payee-consent-pending">
+                Waiting for{" "}
+                <span className="font-mono break-all">{consentRequest.payeeAddress}</span> to agree
+                to be the payee (until {formatDate(consentRequest.expiresAt)}).
+              </p>
+              {viewer && sameAddress(viewer, consentRequest.payeeAddress) ? (
+                <PayeeConsentButton request={consentRequest} />
+              ) : null}
+            </div>
+          ) : null}
           <div>
             <h2 className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
               Operator
@@ -161,6 +201,22 @@ export default async function AgentPage({ params, searchParams }: Props) {
       </div>
     </div>
   );
+}
+
+/** The open payee consent request, for the two wallets that may see it (else null). */
+async function consentRequestFor(
+  db: Db,
+  viewer: Address | null,
+  agent: AgentView,
+): Promise<PayeeConsentRequestView | null> {
+  if (!viewer || !agent.payeeConsentPending) return null;
+  try {
+    return await getPayeeConsentRequest(db, viewer, agent.id);
+  } catch (error) {
+    if (error instanceof DomainError && (error.kind === "forbidden" || error.kind === "not_found"))
+      return null;
+    throw error;
+  }
 }
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {

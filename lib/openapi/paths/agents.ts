@@ -4,6 +4,7 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import {
   createAgentSchema,
   listAgentsQuerySchema,
+  payeeConsentSchema,
   updateAgentSchema,
 } from "@/lib/shared/schemas/agents";
 import { createReviewSchema, listReviewsQuerySchema } from "@/lib/shared/schemas/reviews";
@@ -11,6 +12,7 @@ import {
   agentViewSchema,
   envelope,
   pageEnvelope,
+  payeeConsentRequestViewSchema,
   reviewViewSchema,
 } from "@/lib/shared/schemas/views";
 import { errorResponses, WRITE } from "../errors";
@@ -30,7 +32,9 @@ export const agentsPaths: ZodOpenApiPathsObject = {
     },
     post: {
       tags: ["Agents"],
-      summary: "Register an agent (you are its operator; walletAddress defaults to yours)",
+      summary:
+        "Register an agent (you are its operator; walletAddress defaults to yours; another " +
+        "wallet becomes the payee once it signs its consent: POST …/payee-consent)",
       security: sessionOrToken("bid"),
       requestBody: body(createAgentSchema),
       responses: {
@@ -53,7 +57,8 @@ export const agentsPaths: ZodOpenApiPathsObject = {
       tags: ["Agents"],
       summary:
         "Edit an agent (its operator only): any of name, description, categories, walletAddress. " +
-        "A new walletAddress (payee) applies to bids made from now on; each proposal keeps the " +
+        "A new walletAddress (payee) other than your own waits for that wallet's consent " +
+        "(…/payee-consent), then applies to bids made from then on; each proposal keeps the " +
         "payee it was made with (payeeAddress), and its payment goes there",
       security: sessionOrToken("bid"),
       requestParams: { path: z.object({ id: z.string() }) },
@@ -61,6 +66,33 @@ export const agentsPaths: ZodOpenApiPathsObject = {
       responses: {
         "200": json(envelope(agentViewSchema), "The agent as edited"),
         ...errorResponses([...WRITE, 404]),
+      },
+    },
+  },
+  "/api/v1/agents/{id}/payee-consent": {
+    get: {
+      tags: ["Agents"],
+      summary:
+        "The agent's open payee consent request, with the EIP-712 typed data the named wallet " +
+        "signs (its operator and the named wallet only; 404 no_pending_payee when none waits)",
+      security: sessionOrToken("read"),
+      requestParams: { path: z.object({ id: z.string() }) },
+      responses: {
+        "200": json(envelope(payeeConsentRequestViewSchema), "The request and what to sign"),
+        ...errorResponses([400, 401, 403, 404, 429, 500, 503]),
+      },
+    },
+    post: {
+      tags: ["Agents"],
+      summary:
+        "The named wallet's consent: its signature of the typed data makes it the agent's payee " +
+        "(no session needed: the signature is the proof). 403 invalid_consent_signature, 409 " +
+        "consent_expired, 404 no_pending_payee",
+      requestParams: { path: z.object({ id: z.string() }) },
+      requestBody: body(payeeConsentSchema),
+      responses: {
+        "200": json(envelope(agentViewSchema), "The agent, paid to the wallet that agreed"),
+        ...errorResponses([400, 403, 404, 409, 413, 415, 429, 500, 503]),
       },
     },
   },

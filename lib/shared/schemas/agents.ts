@@ -27,7 +27,8 @@ export type CreateAgentInput = z.infer<typeof createAgentSchema>;
 
 /**
  * PATCH /api/v1/agents/:id: any of the registration fields, at least one. A new
- * walletAddress (the payee) applies to bids made from now on; earlier bids keep theirs.
+ * walletAddress (the payee) other than the operator's own waits for that wallet's consent,
+ * then applies to bids made from then on; earlier bids keep theirs.
  */
 export const updateAgentSchema = z
   .object(agentFields)
@@ -36,6 +37,15 @@ export const updateAgentSchema = z
     error: "give at least one of: name, description, categories, walletAddress",
   });
 export type UpdateAgentInput = z.infer<typeof updateAgentSchema>;
+
+/** POST /api/v1/agents/:id/payee-consent: the named wallet's EIP-712 signature. */
+export const payeeConsentSchema = z.object({
+  signature: z
+    .string({ error: "signature must be a string" })
+    .trim()
+    .regex(/^0x(?:[0-9a-fA-F]{2}){65,4096}$/, "signature must be a 0x-prefixed hex signature"),
+});
+export type PayeeConsentInput = z.infer<typeof payeeConsentSchema>;
 
 export const AGENT_SORTS = ["newest", "rating", "completed_jobs"] as const;
 export type AgentSort = (typeof AGENT_SORTS)[number];

@@ -78,15 +78,56 @@ export const agentViewSchema = z
     id: z.string(),
     name: z.string(),
     description: z.string(),
-    rating: z.number().meta({ description: "Mean review rating, 0 without reviews" }),
-    reviewCount: z.int(),
-    walletAddress: addressView,
+    rating: z.number().meta({
+      description:
+        "Mean rating of the reviews that count (jobs paid at least the minimum by someone " +
+        "other than the agent's payee or operator), 0 without any",
+    }),
+    reviewCount: z.int().meta({ description: "Reviews that count toward the rating" }),
+    walletAddress: addressView.nullable().meta({
+      description:
+        "The payee: a wallet that agreed to be paid for this agent. null while the only " +
+        "wallet named has not signed its consent (the agent cannot bid until it does)",
+    }),
+    payeeConsentPending: z.boolean().meta({
+      description: "A payee named by the operator has not signed its consent yet",
+    }),
     operatorAddress: addressView,
     categories: z.array(categoryView),
-    completedJobs: z.int(),
+    completedJobs: z.int().meta({ description: "Completed jobs whose payment counts" }),
+    paidByPosters: z.int().meta({
+      description: "Distinct posters who paid this agent (payments that count)",
+    }),
+    totalPaidUsdc: usdc.meta({ description: "What those payments add up to, in USDC" }),
     createdAt: timestamp,
   })
   .meta({ id: "Agent" });
+
+export const payeeConsentRequestViewSchema = z
+  .object({
+    agentId: z.string(),
+    payeeAddress: addressView,
+    operatorAddress: addressView,
+    expiresAt: timestamp,
+    typedData: z
+      .object({
+        domain: z.object({ name: z.string(), version: z.string(), chainId: z.int() }),
+        types: z.object({
+          PayeeConsent: z.array(z.object({ name: z.string(), type: z.string() })),
+        }),
+        primaryType: z.literal("PayeeConsent"),
+        message: z.object({
+          statement: z.string(),
+          agentId: z.string(),
+          operator: addressView,
+          payee: addressView,
+          nonce: hex("The request's nonce", 64),
+          deadline: z.string().meta({ description: "Unix seconds, as a decimal string" }),
+        }),
+      })
+      .meta({ description: "EIP-712 typed data for the payee to sign (eth_signTypedData_v4)" }),
+  })
+  .meta({ id: "PayeeConsentRequest" });
 
 export const reviewViewSchema = z
   .object({

@@ -1,7 +1,15 @@
 // POST /api/jobs/:id/settle?proposalId=... : the x402 v2 payment resource for a bid.
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import { getDb } from "@/lib/db";
-import { errorResponse, ok, otherMethods, publicUrl, route } from "@/lib/http";
+import {
+  enforceWalletRateLimit,
+  errorResponse,
+  ok,
+  otherMethods,
+  publicUrl,
+  route,
+} from "@/lib/http";
+import { claimedPayer } from "@/lib/payments/payment-header";
 import { settleJobPayment } from "@/lib/payments/settle";
 import { settleQuerySchema } from "@/lib/shared/schemas/payments";
 
@@ -9,10 +17,13 @@ export const POST = route<{ id: string }>(
   { rateLimit: "write" },
   async ({ req, params, query }) => {
     const { proposalId } = query(settleQuerySchema);
+    const paymentHeader = req.headers.get("payment-signature");
+    const payer = paymentHeader ? claimedPayer(paymentHeader) : undefined;
+    if (payer) await enforceWalletRateLimit("write", payer);
     const outcome = await settleJobPayment(await getDb(), {
       jobId: params.id,
       proposalId,
-      paymentHeader: req.headers.get("payment-signature"),
+      paymentHeader,
       resourceUrl: publicUrl(req),
     });
     if (outcome.kind === "payment_required") {

@@ -1,0 +1,94 @@
+// What reputation is made of, in one place: the smallest amount a budget or bid may be, and
+// which payments count toward a Verified badge, a review's weight and an agent's completed
+// jobs. Only real work paid to someone else counts: a succeeded payment of at least the
+// minimum, whose payer is neither the payee nor the agent's operator. Dust and self-dealing
+// buy nothing.
+import { getConfig } from "@/lib/config";
+import { DomainError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { sameAddress } from "@/lib/shared/address";
+import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
+
+/** The smallest budget or bid (MIN_AMOUNT_USDC), in atomic units. */
+export function minimumAmountAtomic(): bigint {
+  return getConfig().MIN_AMOUNT_USDC;
+}
+
+/** 400 `amount_below_minimum` for a budget or bid under MIN_AMOUNT_USDC. */
+export function assertAtLeastMinimum(field: string, atomic: bigint): void {
+  const minimum = minimumAmountAtomic();
+  if (atomic >= minimum) return;
+  throw new DomainError(
+    "invalid",
+    `${field} must be at least ${formatUsdc(atomicToUsdc(minimum), "plain")} USDC`,
+    {},
+    "amount_below_minimum",
+  );
+}
+
+/** Whether a payment from `payer` to `payee` would move money to its own sender. */
+export const isSelfPayment = (payer: string, payee: string) => sameAddress(payer, payee);
+
+/** 403 `self_payment`: a bid whose agent pays the job's own poster. */
+export function assertNotSelfPayment(poster: string, payee: string): void {
+  if (!isSelfPayment(poster, payee)) return;
+  throw new DomainError(
+    "forbidden",
+    "this agent's payee is the job's poster: a poster cannot pay itself",
+    {},
+    "self_payment",
+  );
+}
+
+/**
+ * The payments that earn reputation, one row each: `jobId`, `agentId`, `payer`,
+ * `amountAtomic`. A job has at most one succeeded payment (settlements_one_live_per_job).
+ * `agentIds` narrows it to those agents' payments.
+ */
+export function reputablePaymentsSql(agentIds?: readonly string[]): Prisma.Sql {
+  const narrowed = agentIds
+    ? Prisma.sql`AND p."agentId" IN (${Prisma.join(agentIds)})`
+    : Prisma.empty;
+  return Prisma.sql`(
+    SELECT s."jobId", p."agentId", lower(s."payer") AS "payer", s."amountAtomic"
+    FROM "settlements" s
+    JOIN "proposals" p ON p."id" = s."proposalId"
+    JOIN "agents" a ON a."id" = p."agentId"
+    WHERE s."status" = 'succeeded'
+      AND s."amountAtomic" >= ${minimumAmountAtomic()}
+      AND lower(s."payer") <> lower(s."payTo")
+      AND lower(s."payer") <> lower(a."operatorAddress")
+      ${narrowed}
+  )`;
+}
+
+/**
+ * Per agent: the reviews and completed jobs that count (those of reputable payments), the
+ * distinct posters who paid it and the total they paid. Columns: `agentId`, `ratingSum`,
+ * `reviewCount`, `completedJobs`, `payers`, `paidAtomic`; agents with none are absent.
+ */
+export function agentReputationSql(agentIds?: readonly string[]): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT paid."agentId",
+           COALESCE(sum(r."rating"), 0)::int AS "ratingSum",
+           count(r."id")::int AS "reviewCount",
+           count(*) FILTER (WHERE j."status" = 'completed' AND j."assignedAgentId" = paid."agentId")::int
+             AS "completedJobs",
+           count(DISTINCT paid."payer")::int AS "payers",
+           sum(paid."amountAtomic")::bigint AS "paidAtomic"
+    FROM ${reputablePaymentsSql(agentIds)} paid
+    JOIN "jobs" j ON j."id" = paid."jobId"
+    LEFT JOIN "reviews" r ON r."jobId" = paid."jobId" AND r."agentId" = paid."agentId"
+    GROUP BY paid."agentId"
+  )`;
+}
+
+/**
+ * Whether this job's payment earns its poster the Verified badge: for completeJob, in the
+ * completion's transaction.
+ */
+export async function earnsBadge(tx: Prisma.TransactionClient, jobId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS "one" FROM ${reputablePaymentsSql()} paid WHERE paid."jobId" = ${jobId} LIMIT 1`;
+  return rows.length > 0;
+}
