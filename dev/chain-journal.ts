@@ -128,10 +128,7 @@ export function openChainJournal(dataDir: string, chainId: number): ChainJournal
     appendFileSync(file, `${JSON.stringify(entry)}\n`);
   };
   const rewrite = () => {
-    writeFileSync(
-      file,
-      [header, ...entries].map((entry) => `${JSON.stringify(entry)}\n`).join(""),
-    );
+    writeFileSync(file, [header, ...entries].map((entry) => `${JSON.stringify(entry)}\n`).join(""));
   };
   const call = <T>(provider: EIP1193Provider, method: string, params: unknown[] = []) =>
     provider.request({ method, params }) as Promise<T>;
@@ -266,9 +263,10 @@ function lockDataDir(dataDir: string): { release(): void } {
 
 /** A transaction the node signed itself (eth_sendTransaction from one of its accounts). */
 async function nodeSignedTransaction(provider: EIP1193Provider, hash: Hex) {
-  const tx = (await provider.request({ method: "eth_getTransactionByHash", params: [hash] })) as
-    | Record<string, unknown>
-    | null;
+  const tx = (await provider.request({
+    method: "eth_getTransactionByHash",
+    params: [hash],
+  })) as Record<string, unknown> | null;
   if (!tx) throw new Error(`mined transaction ${hash} not found`);
   const fields: Record<string, unknown> = {
     from: tx.from,

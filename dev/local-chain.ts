@@ -25,6 +25,7 @@ import {
   PUBLIC_TEST_ADDRESSES,
 } from "@/lib/payments/local-network";
 import { multicall3DeployedBytecode, testUsdcAbi, testUsdcBytecode } from "./contracts";
+import { localEscrowCode } from "./escrow";
 
 export {
   DEFAULT_LOCAL_RPC_URL,
@@ -111,9 +112,10 @@ export interface DeployResult {
 
 /**
  * Idempotent: when TestUSDC's code is already at LOCAL_TOKEN_ADDRESS, only makes sure
- * Multicall3 is installed. Otherwise deploys TestUSDC from account 0 at nonce 0, installs
- * Multicall3 at its canonical address (`hardhat_setCode`) and mints DEMO_FUNDING_ATOMIC to each
- * demo account. Needs a Hardhat node (chain id 31337).
+ * Multicall3 and the escrow stand-in are installed. Otherwise deploys TestUSDC from account 0
+ * at nonce 0, installs Multicall3 at its canonical address and our Commerce Payments escrow
+ * stand-in at Base's v1.1.0 addresses (`hardhat_setCode`, dev/escrow.ts: no transactions), and
+ * mints DEMO_FUNDING_ATOMIC to each demo account. Needs a Hardhat node (chain id 31337).
  */
 export async function deployLocalChain(
   rpcUrl: string = DEFAULT_LOCAL_RPC_URL,
@@ -123,6 +125,7 @@ export async function deployLocalChain(
   const existing = await publicClient.getCode({ address: LOCAL_TOKEN_ADDRESS });
   if (existing && existing !== "0x") {
     await ensureMulticall3(rpcUrl, publicClient);
+    await ensureEscrow(rpcUrl, publicClient);
     return { deployed: false, tokenAddress: LOCAL_TOKEN_ADDRESS, funded: [] };
   }
 
@@ -153,6 +156,7 @@ export async function deployLocalChain(
   }
 
   await ensureMulticall3(rpcUrl, publicClient);
+  await ensureEscrow(rpcUrl, publicClient);
 
   // Explicit nonces: all mints go out at once, then we wait for every receipt.
   const funded = DEMO_ACCOUNTS.map((account) => account.address);
@@ -249,6 +253,18 @@ async function ensureMulticall3(
   const code = await publicClient.getCode({ address: MULTICALL3_ADDRESS });
   if (code && code !== "0x") return;
   await setCode(rpcUrl, publicClient, MULTICALL3_ADDRESS, multicall3DeployedBytecode);
+}
+
+async function ensureEscrow(
+  rpcUrl: string,
+  publicClient: Awaited<ReturnType<typeof localClients>>["publicClient"],
+): Promise<void> {
+  for (const { address, code } of localEscrowCode()) {
+    const current = await publicClient.getCode({ address });
+    if (current?.toLowerCase() !== code.toLowerCase()) {
+      await setCode(rpcUrl, publicClient, address, code);
+    }
+  }
 }
 
 /** Installs runtime code at an address (Hardhat's `hardhat_setCode`). */
