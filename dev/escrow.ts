@@ -57,7 +57,7 @@ export function linkRuntimeCode(artifact: RuntimeArtifact, values: Record<string
   }
   let code = artifact.deployedBytecode.slice(2);
   for (const [name, places] of Object.entries(references)) {
-    const word = pad(values[name]!, { size: 32 }).slice(2);
+    const word = pad(values[name]!, { size: 32 }).slice(2).toLowerCase();
     for (const { start, length } of places) {
       if (length !== 32) throw new Error(`immutable ${name}: ${length} bytes, expected 32`);
       code = code.slice(0, start * 2) + word + code.slice((start + length) * 2);
