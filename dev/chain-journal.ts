@@ -38,8 +38,6 @@ interface BlockEntry {
   number: number;
   hash: Hex;
   timestamp: number;
-  /** Wall-clock seconds when it was mined: the chain's clock offset is restored from it. */
-  minedAt: number;
   txs: JournalTx[];
 }
 
@@ -157,7 +155,6 @@ export function openChainJournal(dataDir: string, chainId: number): ChainJournal
         number,
         hash: block.hash,
         timestamp: Number(block.timestamp),
-        minedAt: Math.floor(Date.now() / 1000),
         txs,
       });
       lastBlock = number;
@@ -170,7 +167,7 @@ export function openChainJournal(dataDir: string, chainId: number): ChainJournal
 
     async replay(provider) {
       let blocks = 0;
-      let anchor = { timestamp: header.genesisTimestamp, minedAt: header.genesisTimestamp };
+      let lastTimestamp = header.genesisTimestamp;
       await call(provider, "evm_setAutomine", [false]);
       for (const entry of entries) {
         if (entry.kind === "edit") {
@@ -195,11 +192,13 @@ export function openChainJournal(dataDir: string, chainId: number): ChainJournal
         }
         blocks += 1;
         lastBlock = entry.number;
-        anchor = entry;
+        lastTimestamp = entry.timestamp;
       }
       await call(provider, "evm_setAutomine", [true]);
-      // Back on the wall clock, keeping any offset the chain had (a developer's time travel).
-      const behind = Math.floor(Date.now() / 1000) - anchor.minedAt;
+      // Mining at recorded times left the clock at the last one: back on the wall clock (new
+      // blocks are never older than the last, so a chain that ran ahead stays just ahead). A
+      // developer's own time travel (evm_increaseTime) is not carried over a restart.
+      const behind = Math.floor(Date.now() / 1000) - lastTimestamp;
       if (behind > 0) await call(provider, "evm_increaseTime", [behind]);
       return blocks;
     },
@@ -246,8 +245,8 @@ function lockDataDir(dataDir: string): { release(): void } {
     const pid = Number(readFileSync(lockFile, "utf8"));
     let alive = false;
     try {
-      process.kill(pid, 0);
-      alive = pid !== process.pid;
+      process.kill(pid, 0); // this process too: another node in it holds the directory
+      alive = true;
     } catch {
       alive = false;
     }

@@ -84,7 +84,12 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
   let provider: EIP1193Provider = edr;
   let replayedBlocks = 0;
   if (journal) {
-    replayedBlocks = await journal.replay(edr);
+    try {
+      replayedBlocks = await journal.replay(edr);
+    } catch (error) {
+      await journal.close();
+      throw error;
+    }
     provider = new JournalingProvider(edr, journal);
   }
 
