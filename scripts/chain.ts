@@ -5,6 +5,11 @@
 // accounts on first start. Stops on Ctrl-C / SIGTERM.
 import path from "node:path";
 import { JournalMismatchError } from "@/dev/chain-journal";
+import {
+  LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+  LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
+  LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS,
+} from "@/dev/escrow";
 import { startLocalNode } from "@/dev/hardhat-node";
 import { getConfig } from "@/lib/config";
 import {
@@ -55,6 +60,12 @@ async function printSummary(rpcUrl: string, deployed: boolean) {
   console.log(
     `  TestUSDC (tUSDC, EIP-712 "USD Coin Local" v2): ${LOCAL_TOKEN_ADDRESS}${deployed ? " (deployed now)" : ""}`,
   );
+  console.log(
+    "  Commerce Payments escrow stand-in (contracts/escrow, v1.1.0 ABI, at Base's addresses):",
+  );
+  console.log(`    AuthCaptureEscrow:       ${LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS}`);
+  console.log(`    ERC3009PaymentCollector: ${LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS}`);
+  console.log(`    OperatorRefundCollector: ${LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS}`);
   console.log(`  deployer / faucet minter (account 0): ${DEPLOYER_ADDRESS}`);
   console.log(`  facilitator gas payer (account 1):    ${LOCAL_FACILITATOR_ADDRESS}`);
   console.log(
