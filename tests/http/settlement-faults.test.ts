@@ -1,10 +1,10 @@
 // Money under faults: `next start` and the local chain, with faults injected where they happen
 // in production: the chain stalls (mining paused) or forgets a transaction (a snapshot
 // reverted), the RPC answers slowly, cuts or fails responses (a loopback proxy between server
-// and chain), the client loses its response, a reject races the payment, and the server is killed at each
-// step of a settlement. Every case ends with the invariant checked on chain and through the
-// API: the poster paid exactly once or not at all, by exactly the bid, to exactly the agent,
-// and the record says which.
+// and chain), the client loses its response, a reject races the payment, and the server is
+// killed at each step of a settlement. Every case ends with the invariant checked on chain and
+// through the API: the poster paid exactly once or not at all, by exactly the bid, to exactly
+// the agent, and the record says which.
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { createWalletClient, http } from "viem";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
