@@ -82,6 +82,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     { enabled: false },
   );
   let provider: EIP1193Provider = edr;
+  let journaling: JournalingProvider | undefined;
   let replayedBlocks = 0;
   if (journal) {
     try {
@@ -90,7 +91,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
       await journal.close();
       throw error;
     }
-    provider = new JournalingProvider(edr, journal);
+    provider = journaling = new JournalingProvider(edr, journal);
   }
 
   const handler = new JsonRpcHandler(provider);
@@ -99,13 +100,18 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
   // default 5 s let a client reuse a socket the server was closing, now and then, after a busy
   // event loop had kept it from reading the FIN (ECONNRESET on the next request).
   server.keepAliveTimeout = 10 * 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await journal?.close();
+    throw error;
+  }
   const { port, address } = server.address() as AddressInfo;
   let stopped: Promise<void> | undefined;
   const stop = () => {
@@ -113,6 +119,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      await journaling?.idle();
       await journal?.close();
     })();
     return stopped;
@@ -149,6 +156,11 @@ class JournalingProvider extends EventEmitter implements EIP1193Provider {
     private readonly journal: ChainJournal,
   ) {
     super();
+  }
+
+  /** Resolves once every chain change sent so far is journaled. */
+  idle(): Promise<unknown> {
+    return this.queue;
   }
 
   request(args: RequestArguments): Promise<unknown> {
