@@ -20,7 +20,7 @@ const nextConfig: NextConfig = {
     "pglite-prisma-adapter",
     "@prisma/adapter-pg",
     "pg",
-    "ganache",
+    "hardhat",
     "solc",
     "ioredis",
   ],

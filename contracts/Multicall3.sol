@@ -4,7 +4,7 @@ pragma solidity ^0.8.20;
 /// @title Multicall3 (minimal)
 /// @notice The subset of Multicall3 (github.com/mds1/multicall) that viem and the x402
 /// facilitator use, with the same ABI. The local chain installs its runtime code at the
-/// canonical address 0xcA11bde05977b3631167028862bE2a173976CA11 (evm_setAccountCode), so it
+/// canonical address 0xcA11bde05977b3631167028862bE2a173976CA11 (hardhat_setCode), so it
 /// has no constructor and no immutables.
 contract Multicall3 {
     struct Call {

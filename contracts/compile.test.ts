@@ -6,7 +6,9 @@ import {
   buildDir,
   CONTRACT_NAMES,
   compileContracts,
+  escrowAbisFile,
   serializeArtifact,
+  serializeEscrowAbis,
 } from "@/scripts/compile-contracts";
 
 describe("contracts/build", () => {
@@ -20,7 +22,11 @@ describe("contracts/build", () => {
     },
   );
 
-  it("the typed ABI in lib/payments/contracts.ts equals the compiled one", () => {
+  it("escrow-abis.ts matches a fresh compile (run npm run contracts:compile)", () => {
+    expect(readFileSync(escrowAbisFile, "utf8")).toBe(serializeEscrowAbis(compiled));
+  });
+
+  it("the typed ABI in dev/contracts.ts equals the compiled one", () => {
     expect(testUsdcAbi).toEqual(compiled.TestUSDC.abi);
   });
 

@@ -280,7 +280,7 @@ export const testUsdcAbi = [
 /** Creation code of TestUSDC (deploy it with viem `deployContract`). */
 export const testUsdcBytecode = testUsdcArtifact.bytecode as Hex;
 
-/** Runtime code of Multicall3 (install it at MULTICALL3_ADDRESS with `evm_setAccountCode`). */
+/** Runtime code of Multicall3 (installed at MULTICALL3_ADDRESS with `hardhat_setCode`). */
 export const multicall3DeployedBytecode = multicall3Artifact.deployedBytecode as Hex;
 
 /** EIP-3009 `TransferWithAuthorization` EIP-712 types: what a payer signs. */

@@ -1,4 +1,5 @@
-// Integration: a real ganache (in memory), TestUSDC, the self-hosted x402 facilitator.
+// Integration: a real local chain (Hardhat's node, in memory), TestUSDC, the escrow stand-in,
+// the self-hosted x402 facilitator.
 import { randomBytes } from "node:crypto";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import {
@@ -6,6 +7,9 @@ import {
   createWalletClient,
   encodeFunctionData,
   http,
+  keccak256,
+  parseEventLogs,
+  toBytes,
   parseSignature,
   toHex,
   type Address,
@@ -17,6 +21,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/config";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { MULTICALL3_ADDRESS, testUsdcAbi, transferWithAuthorizationTypes } from "./contracts";
+import {
+  LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+  LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
+  LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS,
+  LOCAL_TOKEN_STORE_IMPLEMENTATION_ADDRESS,
+  authCaptureEscrowAbi,
+  erc3009PaymentCollectorAbi,
+  localEscrowCode,
+  operatorRefundCollectorAbi,
+  tokenStoreAbi,
+} from "./escrow";
+import { COMMERCE_PAYMENTS_V1_1 } from "@/lib/payments/escrow-deployments";
 import { createSelfHostedFacilitator, type FacilitatorClient } from "@/lib/payments/facilitator";
 import {
   DEMO_ACCOUNTS,
@@ -132,7 +148,7 @@ describe("local chain deployment", () => {
     expect(DEPLOYED_TOKEN_ADDRESS).toBe(LOCAL_TOKEN_ADDRESS);
   });
 
-  it("matches ganache's deterministic accounts", async () => {
+  it("has ganache's deterministic accounts, each with 10,000 ETH", async () => {
     const wallet = createWalletClient({ chain: net.chain, transport: http(chain.rpcUrl) });
     const accounts = await wallet.getAddresses();
     expect(accounts.map((a) => a.toLowerCase())).toEqual(
@@ -141,6 +157,48 @@ describe("local chain deployment", () => {
     GANACHE_PRIVATE_KEYS.forEach((key, i) => {
       expect(privateKeyToAccount(key).address).toBe(GANACHE_ADDRESSES[i]);
     });
+    expect(await client.getBalance({ address: GANACHE_ADDRESSES[9] })).toBe(10n ** 22n);
+  });
+
+  it("installs the escrow stand-in at Base's v1.1.0 addresses, wired to each other", async () => {
+    expect(LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS).toBe(COMMERCE_PAYMENTS_V1_1.authCaptureEscrow);
+    expect(LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS).toBe(
+      COMMERCE_PAYMENTS_V1_1.erc3009PaymentCollector,
+    );
+    expect(LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS).toBe(
+      COMMERCE_PAYMENTS_V1_1.operatorRefundCollector,
+    );
+    for (const { address, code } of localEscrowCode()) {
+      expect(await client.getCode({ address })).toBe(code);
+    }
+    const read = (
+      address: Address,
+      abi: typeof tokenStoreAbi | typeof operatorRefundCollectorAbi,
+    ) => client.readContract({ address, abi, functionName: "authCaptureEscrow" });
+    expect(
+      await client.readContract({
+        address: LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+        abi: authCaptureEscrowAbi,
+        functionName: "tokenStoreImplementation",
+      }),
+    ).toBe(LOCAL_TOKEN_STORE_IMPLEMENTATION_ADDRESS);
+    expect(await read(LOCAL_TOKEN_STORE_IMPLEMENTATION_ADDRESS, tokenStoreAbi)).toBe(
+      LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+    );
+    expect(await read(LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS, operatorRefundCollectorAbi)).toBe(
+      LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+    );
+    const collector = (functionName: "authCaptureEscrow" | "multicall3" | "collectorType") =>
+      client.readContract({
+        address: LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
+        abi: erc3009PaymentCollectorAbi,
+        functionName,
+      });
+    expect(await collector("authCaptureEscrow")).toBe(LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS);
+    expect(await collector("multicall3")).toBe(MULTICALL3_ADDRESS);
+    expect(await collector("collectorType")).toBe(0); // Payment
+    // No transaction went into it: the deployer's nonces are the token's and the 8 mints'.
+    expect(await client.getTransactionCount({ address: GANACHE_ADDRESSES[0] })).toBe(9);
   });
 
   it("deploys TestUSDC with its metadata, Multicall3, and funds the demo accounts", async () => {
@@ -173,10 +231,10 @@ describe("local chain deployment", () => {
   });
 
   it("is idempotent", async () => {
-    const before = await client.getBlockNumber();
+    const before = await client.getBlockNumber({ cacheTime: 0 });
     const again = await deployLocalChain(chain.rpcUrl);
     expect(again).toEqual({ deployed: false, tokenAddress: LOCAL_TOKEN_ADDRESS, funded: [] });
-    expect(await client.getBlockNumber()).toBe(before);
+    expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(before);
   });
 
   it("mints from the faucet, and only the owner can mint", async () => {
@@ -206,8 +264,8 @@ describe("local chain deployment", () => {
 
 describe("the local chain under concurrent requests", () => {
   it("answers every gas estimate while it mines transactions from other accounts", async () => {
-    // ganache, left to process requests concurrently, never answered some estimates made
-    // while it mined (localGanacheOptions); 3 s of this lost several every time.
+    // ganache 7, left to process requests concurrently, never answered some estimates made
+    // while it mined (3 s of this lost several every time); Hardhat's node must answer them all.
     const timely = { timeout: 5_000, retryCount: 0 };
     const reader = createPublicClient({ chain: net.chain, transport: http(chain.rpcUrl, timely) });
     const sender = createWalletClient({
@@ -278,7 +336,7 @@ describe("x402 settlement through the self-hosted facilitator", () => {
       balanceOf(agent()),
       balanceOf(LOCAL_FACILITATOR_ADDRESS),
     ]);
-    const blockBefore = await client.getBlockNumber();
+    const blockBefore = await client.getBlockNumber({ cacheTime: 0 });
 
     const verified = await facilitator.verify(payload, requirements);
     expect(verified).toMatchObject({ isValid: true, payer: poster().address });
@@ -359,8 +417,9 @@ describe("x402 settlement through the self-hosted facilitator", () => {
       reason: "transaction not found or not yet mined",
     });
 
-    // Reconciliation: the nonce was used, in this transaction.
-    const latest = await client.getBlockNumber();
+    // Reconciliation: the nonce was used, in this transaction. (Not viem's cached block number:
+    // read within its polling interval of the one above, it misses the settlement's block.)
+    const latest = await client.getBlockNumber({ cacheTime: 0 });
     const lookup = {
       asset: LOCAL_TOKEN_ADDRESS,
       authorizer: poster().address,
@@ -527,10 +586,153 @@ describe("TestUSDC EIP-3009 details", () => {
         authorizer: payer.address,
         nonce,
         fromBlock: 0n,
-        toBlock: await client.getBlockNumber(),
+        toBlock: await client.getBlockNumber({ cacheTime: 0 }),
         validBefore: 2n ** 64n,
       }),
     ).toEqual({ kind: "canceled" });
+  });
+});
+
+describe("TestUSDC receiveWithAuthorization (EIP-3009)", () => {
+  const receiveTypes = {
+    ReceiveWithAuthorization: transferWithAuthorizationTypes.TransferWithAuthorization,
+  } as const;
+
+  async function signReceive(payer: PrivateKeyAccount, to: Address, value: bigint) {
+    const now = BigInt((await client.getBlock()).timestamp);
+    const authorization = {
+      from: payer.address,
+      to,
+      value,
+      validAfter: 0n,
+      validBefore: now + 600n,
+      nonce: toHex(randomBytes(32)),
+    };
+    const signature = await payer.signTypedData({
+      domain: { ...net.eip712Domain, chainId: 31337, verifyingContract: LOCAL_TOKEN_ADDRESS },
+      types: receiveTypes,
+      primaryType: "ReceiveWithAuthorization",
+      message: authorization,
+    });
+    return { authorization, signature };
+  }
+
+  const args = (a: Awaited<ReturnType<typeof signReceive>>["authorization"]) =>
+    [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce] as const;
+
+  it("has the EIP-3009 ReceiveWithAuthorization typehash", async () => {
+    expect(
+      await client.readContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "RECEIVE_WITH_AUTHORIZATION_TYPEHASH",
+      }),
+    ).toBe(
+      keccak256(
+        toBytes(
+          "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)",
+        ),
+      ),
+    );
+  });
+
+  it("moves the tokens when the payee submits it (both overloads), and records AuthorizationUsed", async () => {
+    const payer = account(4);
+    const payee = account(5);
+    const wallet = createWalletClient({
+      account: payee,
+      chain: net.chain,
+      transport: http(chain.rpcUrl),
+    });
+    const bytes = await signReceive(payer, payee.address, 700_000n);
+    const split = await signReceive(payer, payee.address, 300_000n);
+    const [payerBefore, payeeBefore] = await Promise.all([
+      balanceOf(payer.address),
+      balanceOf(payee.address),
+    ]);
+
+    const first = await wallet.writeContract({
+      address: LOCAL_TOKEN_ADDRESS,
+      abi: testUsdcAbi,
+      functionName: "receiveWithAuthorization",
+      args: [...args(bytes.authorization), bytes.signature],
+    });
+    const { v, r, s } = parseSignature(split.signature);
+    const second = await wallet.writeContract({
+      address: LOCAL_TOKEN_ADDRESS,
+      abi: testUsdcAbi,
+      functionName: "receiveWithAuthorization",
+      args: [...args(split.authorization), Number(v), r, s],
+    });
+    for (const [hash, authorization] of [
+      [first, bytes.authorization],
+      [second, split.authorization],
+    ] as const) {
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe("success");
+      const events = parseEventLogs({ abi: testUsdcAbi, logs: receipt.logs });
+      expect(events.map((event) => [event.eventName, event.args])).toEqual([
+        ["AuthorizationUsed", { authorizer: payer.address, nonce: authorization.nonce }],
+        ["Transfer", { from: payer.address, to: payee.address, value: authorization.value }],
+      ]);
+    }
+    expect(await balanceOf(payer.address)).toBe(payerBefore - 1_000_000n);
+    expect(await balanceOf(payee.address)).toBe(payeeBefore + 1_000_000n);
+
+    // Spent: neither overload takes it again.
+    await expect(
+      wallet.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "receiveWithAuthorization",
+        args: [...args(bytes.authorization), bytes.signature],
+      }),
+    ).rejects.toThrow(/authorization is used or canceled/);
+  });
+
+  it("refuses any caller but the payee, and a transferWithAuthorization signature", async () => {
+    const payer = account(4);
+    const payee = account(5);
+    const { authorization, signature } = await signReceive(payer, payee.address, 1n);
+    const stranger = createWalletClient({
+      account: account(6),
+      chain: net.chain,
+      transport: http(chain.rpcUrl),
+    });
+    await expect(
+      stranger.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "receiveWithAuthorization",
+        args: [...args(authorization), signature],
+      }),
+    ).rejects.toThrow(/caller must be the payee/);
+    const { v, r, s } = parseSignature(signature);
+    await expect(
+      stranger.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "receiveWithAuthorization",
+        args: [...args(authorization), Number(v), r, s],
+      }),
+    ).rejects.toThrow(/caller must be the payee/);
+    // A receive signature is not a transfer signature (different typehash).
+    await expect(
+      stranger.writeContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "transferWithAuthorization",
+        args: [...args(authorization), signature],
+      }),
+    ).rejects.toThrow(/invalid signature/);
+    expect(
+      await client.readContract({
+        address: LOCAL_TOKEN_ADDRESS,
+        abi: testUsdcAbi,
+        functionName: "authorizationState",
+        args: [payer.address, authorization.nonce],
+      }),
+    ).toBe(false);
   });
 });
 

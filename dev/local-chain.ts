@@ -1,10 +1,11 @@
-// The local development and test chain: ganache with its deterministic wallet
-// (`--wallet.deterministic`), chain id 31337, and our own EIP-3009 token (TestUSDC).
+// The local development and test chain: Hardhat's node (dev/hardhat-node.ts, Cancun) with the
+// ten accounts of ganache's deterministic wallet (kept from the chain's ganache days, so every
+// address and LOCAL_TOKEN_ADDRESS stayed), chain id 31337, and our own EIP-3009 token (TestUSDC).
 //
 // Development and test machinery only (the dev faucet, scripts, tests): production payment code
-// knows the local network only through lib/payments/local-network.ts. No ganache import here:
-// this module talks JSON-RPC; scripts/chain.ts and tests/helpers/chain.ts start ganache and
-// then call deployLocalChain().
+// knows the local network only through lib/payments/local-network.ts. No node import here: this
+// module talks JSON-RPC; scripts/chain.ts and tests/helpers/chain.ts start the node and then call
+// deployLocalChain().
 import {
   createPublicClient,
   createWalletClient,
@@ -24,6 +25,7 @@ import {
   PUBLIC_TEST_ADDRESSES,
 } from "@/lib/payments/local-network";
 import { multicall3DeployedBytecode, testUsdcAbi, testUsdcBytecode } from "./contracts";
+import { localEscrowCode } from "./escrow";
 
 export {
   DEFAULT_LOCAL_RPC_URL,
@@ -34,7 +36,10 @@ export {
   localChain,
 } from "@/lib/payments/local-network";
 
-/** ganache's `--wallet.deterministic` mnemonic (public knowledge: test funds only). */
+/**
+ * ganache's `--wallet.deterministic` mnemonic (public knowledge: test funds only). The local
+ * chain was ganache until it moved to Hardhat; its node is given these accounts' keys.
+ */
 export const GANACHE_MNEMONIC =
   "myth like bonus scare over problem client lizard pioneer submit female collect";
 
@@ -97,28 +102,6 @@ export const DEMO_FUNDING_ATOMIC = 10_000_000_000n;
 /** Most the dev faucet mints per call (atomic units: 10,000 USDC). */
 export const FAUCET_MAX_ATOMIC = 10_000_000_000n;
 
-/**
- * ganache options of the local chain (`ganache.server(...)`): chain id 31337, the deterministic
- * wallet with 10,000 ETH per account, instant mining. In memory unless `dbPath` is given.
- *
- * One request at a time (`asyncRequestProcessing: false`): ganache 7.9.2 sometimes never
- * answers an `eth_estimateGas` that runs while it mines (its estimator can retry without end
- * on a state it cannot run). A settlement's estimate then waited out the facilitator's RPC
- * timeout and the payment stayed pending (the concurrency suite's four payments at once, about
- * one run in eight). Measured, 30 s of estimates beside a stream of transfers and mints: 21
- * requests never answered; one at a time, none of 2,096 estimates. Eager mining answers a
- * transaction once it is mined, so requests taken in turn never meet a block half-made.
- */
-export function localGanacheOptions(options: { dbPath?: string } = {}) {
-  return {
-    chain: { chainId: LOCAL_CHAIN_ID, asyncRequestProcessing: false },
-    wallet: { deterministic: true, defaultBalance: 10_000 },
-    miner: { instamine: "eager" as const },
-    logging: { quiet: true },
-    ...(options.dbPath ? { database: { dbPath: options.dbPath } } : {}),
-  };
-}
-
 export interface DeployResult {
   /** false when the token was already there (nothing was sent). */
   deployed: boolean;
@@ -129,9 +112,10 @@ export interface DeployResult {
 
 /**
  * Idempotent: when TestUSDC's code is already at LOCAL_TOKEN_ADDRESS, only makes sure
- * Multicall3 is installed. Otherwise deploys TestUSDC from account 0 at nonce 0, installs
- * Multicall3 at its canonical address (ganache `evm_setAccountCode`) and mints
- * DEMO_FUNDING_ATOMIC to each demo account. Needs a ganache node (chain id 31337).
+ * Multicall3 and the escrow stand-in are installed. Otherwise deploys TestUSDC from account 0
+ * at nonce 0, installs Multicall3 at its canonical address and our Commerce Payments escrow
+ * stand-in at Base's v1.1.0 addresses (`hardhat_setCode`, dev/escrow.ts: no transactions), and
+ * mints DEMO_FUNDING_ATOMIC to each demo account. Needs a Hardhat node (chain id 31337).
  */
 export async function deployLocalChain(
   rpcUrl: string = DEFAULT_LOCAL_RPC_URL,
@@ -141,6 +125,7 @@ export async function deployLocalChain(
   const existing = await publicClient.getCode({ address: LOCAL_TOKEN_ADDRESS });
   if (existing && existing !== "0x") {
     await ensureMulticall3(rpcUrl, publicClient);
+    await ensureEscrow(rpcUrl, publicClient);
     return { deployed: false, tokenAddress: LOCAL_TOKEN_ADDRESS, funded: [] };
   }
 
@@ -171,6 +156,7 @@ export async function deployLocalChain(
   }
 
   await ensureMulticall3(rpcUrl, publicClient);
+  await ensureEscrow(rpcUrl, publicClient);
 
   // Explicit nonces: all mints go out at once, then we wait for every receipt.
   const funded = DEMO_ACCOUNTS.map((account) => account.address);
@@ -266,10 +252,37 @@ async function ensureMulticall3(
 ): Promise<void> {
   const code = await publicClient.getCode({ address: MULTICALL3_ADDRESS });
   if (code && code !== "0x") return;
-  const ok = await publicClient.request<{
-    Method: "evm_setAccountCode";
-    Parameters: [Address, Hex];
-    ReturnType: boolean;
-  }>({ method: "evm_setAccountCode", params: [MULTICALL3_ADDRESS, multicall3DeployedBytecode] });
-  if (!ok) throw new Error(`evm_setAccountCode failed on ${rpcUrl} (is it ganache?)`);
+  await setCode(rpcUrl, publicClient, MULTICALL3_ADDRESS, multicall3DeployedBytecode);
+}
+
+async function ensureEscrow(
+  rpcUrl: string,
+  publicClient: Awaited<ReturnType<typeof localClients>>["publicClient"],
+): Promise<void> {
+  for (const { address, code } of localEscrowCode()) {
+    const current = await publicClient.getCode({ address });
+    if (current?.toLowerCase() !== code.toLowerCase()) {
+      await setCode(rpcUrl, publicClient, address, code);
+    }
+  }
+}
+
+/** Installs runtime code at an address (Hardhat's `hardhat_setCode`). */
+async function setCode(
+  rpcUrl: string,
+  publicClient: Awaited<ReturnType<typeof localClients>>["publicClient"],
+  address: Address,
+  code: Hex,
+): Promise<void> {
+  try {
+    await publicClient.request<{
+      Method: "hardhat_setCode";
+      Parameters: [Address, Hex];
+      ReturnType: boolean | null;
+    }>({ method: "hardhat_setCode", params: [address, code] });
+  } catch (error) {
+    throw new Error(
+      `hardhat_setCode failed on ${rpcUrl} (is it the local Hardhat node?): ${(error as Error).message}`,
+    );
+  }
 }

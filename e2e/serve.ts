@@ -1,4 +1,4 @@
-// Playwright's webServer: a fresh local chain (ganache, TestUSDC deployed, demo wallets
+// Playwright's webServer: a fresh local chain (Hardhat's node, TestUSDC deployed, demo wallets
 // funded), a fresh migrated embedded database, then the production app server
 // (server/main.ts) on E2E_PORT against both.
 // Writes the chain's RPC URL where the specs can read it (e2e/state.ts). Stops everything

@@ -1,10 +1,16 @@
 // npm run chain [-- --port N]: the local settlement chain for development.
-// ganache (chain id 31337, deterministic wallet) on 127.0.0.1:8545 (CHAIN_PORT or --port),
-// state kept in .data/chain across restarts; deploys TestUSDC and funds the demo accounts on
-// first start. Stops on Ctrl-C / SIGTERM.
-import { mkdirSync } from "node:fs";
+// Hardhat's node (dev/hardhat-node.ts: chain id 31337, Cancun, ganache's deterministic
+// accounts) on 127.0.0.1:8545 (CHAIN_PORT or --port), kept in .data/chain across restarts (a
+// journal replayed on start, dev/chain-journal.ts); deploys TestUSDC and funds the demo
+// accounts on first start. Stops on Ctrl-C / SIGTERM.
 import path from "node:path";
-import ganache from "ganache";
+import { JournalMismatchError } from "@/dev/chain-journal";
+import {
+  LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+  LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
+  LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS,
+} from "@/dev/escrow";
+import { startLocalNode } from "@/dev/hardhat-node";
 import { getConfig } from "@/lib/config";
 import {
   DEMO_ACCOUNTS,
@@ -13,12 +19,11 @@ import {
   LOCAL_FACILITATOR_ADDRESS,
   LOCAL_TOKEN_ADDRESS,
   deployLocalChain,
-  localGanacheOptions,
 } from "@/dev/local-chain";
 import { atomicToUsdc } from "@/lib/shared/money";
 
 const HOST = "127.0.0.1";
-const DB_PATH = path.resolve(__dirname, "..", ".data", "chain");
+const DATA_DIR = path.resolve(__dirname, "..", ".data", "chain");
 
 function portFromArgs(argv: string[]): number | undefined {
   const index = argv.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
@@ -55,6 +60,12 @@ async function printSummary(rpcUrl: string, deployed: boolean) {
   console.log(
     `  TestUSDC (tUSDC, EIP-712 "USD Coin Local" v2): ${LOCAL_TOKEN_ADDRESS}${deployed ? " (deployed now)" : ""}`,
   );
+  console.log(
+    "  Commerce Payments escrow stand-in (contracts/escrow, v1.1.0 ABI, at Base's addresses):",
+  );
+  console.log(`    AuthCaptureEscrow:       ${LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS}`);
+  console.log(`    ERC3009PaymentCollector: ${LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS}`);
+  console.log(`    OperatorRefundCollector: ${LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS}`);
   console.log(`  deployer / faucet minter (account 0): ${DEPLOYER_ADDRESS}`);
   console.log(`  facilitator gas payer (account 1):    ${LOCAL_FACILITATOR_ADDRESS}`);
   console.log(
@@ -86,28 +97,32 @@ async function main() {
     process.exit(0);
   }
 
-  mkdirSync(DB_PATH, { recursive: true });
-  // ganache reports a locked database as an unhandled 'error' event.
-  process.on("uncaughtException", (error) => {
-    if (error.message.includes("LOCK")) {
-      console.error(`Another process is using ${DB_PATH} (npm run chain on another port?).`);
-    } else {
-      console.error(error);
-    }
-    process.exit(1);
-  });
-  const server = ganache.server(localGanacheOptions({ dbPath: DB_PATH }));
-  await server.listen(port, HOST);
+  const started = Date.now();
+  const node = await startLocalNode({ port, host: HOST, dataDir: DATA_DIR }).catch(
+    (error: unknown) => {
+      if (error instanceof JournalMismatchError) {
+        console.error(error.message);
+        process.exit(1);
+      }
+      throw error;
+    },
+  );
   const result = await deployLocalChain(rpcUrl);
   await printSummary(rpcUrl, result.deployed);
-  console.log(`State is kept in ${path.relative(process.cwd(), DB_PATH)}. Ctrl-C to stop.`);
+  const where = path.relative(process.cwd(), DATA_DIR);
+  console.log(
+    node.replayedBlocks > 0
+      ? `Restored ${node.replayedBlocks} blocks from ${where} in ${Date.now() - started} ms. ` +
+          `Delete ${where} to start over. Ctrl-C to stop.`
+      : `State is kept in ${where} (deleting it starts a new chain). Ctrl-C to stop.`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: stopping the chain...`);
-    server.close().then(
+    node.stop().then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);

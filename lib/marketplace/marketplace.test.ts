@@ -209,7 +209,7 @@ describe("reject", () => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const target = { jobId: job.id, proposalId: proposal.id };
     const header = await signedPayment(market, poster, target);
-    await market.chain.rpc("miner_stop");
+    await market.chain.pauseMining();
     try {
       await expect(settle(market, target, header)).rejects.toMatchObject({
         code: "settlement_pending",
@@ -221,7 +221,7 @@ describe("reject", () => {
         },
       );
     } finally {
-      await market.chain.rpc("miner_start");
+      await market.chain.resumeMining();
     }
   });
 });

@@ -3,18 +3,33 @@
 // (never imported here); dev/local-chain.test.ts checks that its deployment lands where these
 // constants say.
 import { type Address, type Chain, defineChain } from "viem";
+import { COMMERCE_PAYMENTS_V1_1 } from "./escrow-deployments";
 
 export const LOCAL_CHAIN_ID = 31337;
 export const LOCAL_NETWORK = "eip155:31337" as const;
 export const DEFAULT_LOCAL_RPC_URL = "http://127.0.0.1:8545";
 
-/** TestUSDC on the local chain: the deployer's (ganache account 0) first contract. */
+/** TestUSDC on the local chain: the deployer's (account 0) first contract. */
 export const LOCAL_TOKEN_ADDRESS: Address = "0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab";
 /** TestUSDC's EIP-712 domain: deliberately not Circle's "USD Coin". */
 export const LOCAL_TOKEN_EIP712_DOMAIN = { name: "USD Coin Local", version: "2" } as const;
 
 /** Canonical Multicall3 address (the same on every EVM chain; installed by hand locally). */
 export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+
+/**
+ * Our stand-in of the Commerce Payments escrow (contracts/escrow: AuthCaptureEscrow and its
+ * collectors, the v1.1.0 interface) on the local chain. Installed at the very addresses of
+ * Base's v1.1.0 deployment (lib/payments/escrow-deployments.ts), as Multicall3 is: x402's
+ * `auth-capture` clients sign for those addresses (the collector is the authorization's payee,
+ * the escrow's address is in its nonce), so the same signatures work here. dev/escrow.test.ts
+ * checks the installation lands here.
+ */
+export const LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS: Address = COMMERCE_PAYMENTS_V1_1.authCaptureEscrow;
+export const LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS: Address =
+  COMMERCE_PAYMENTS_V1_1.erc3009PaymentCollector;
+export const LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS: Address =
+  COMMERCE_PAYMENTS_V1_1.operatorRefundCollector;
 
 /**
  * Addresses whose private keys are public knowledge (ganache's deterministic wallet, accounts
@@ -37,7 +52,7 @@ export const PUBLIC_TEST_ADDRESSES = [
 export function localChain(rpcUrl: string = DEFAULT_LOCAL_RPC_URL): Chain {
   return defineChain({
     id: LOCAL_CHAIN_ID,
-    name: "Local (ganache)",
+    name: "Local (Hardhat)",
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
     contracts: { multicall3: { address: MULTICALL3_ADDRESS } },

@@ -84,15 +84,15 @@ describe("the serial settlement sender", () => {
   it("keeps counting while the chain holds its transactions unmined, then all land", async () => {
     const sender = newSender();
     const start = await client().getTransactionCount({ address: account.address });
-    await chain.rpc("miner_stop");
+    await chain.pauseMining();
     let hashes: Hex[];
     try {
       hashes = [];
       for (let i = 0; i < 5; i++) hashes.push(await sender.send(call(i)));
-      // ganache's "pending" count ignores them: the sender must not reuse their nonces.
+      // Whatever the node's "pending" count says, the sender must not reuse their nonces.
       expect(await Promise.all(hashes.map(nonceOf))).toEqual([0, 1, 2, 3, 4].map((i) => start + i));
     } finally {
-      await chain.rpc("miner_start");
+      await chain.resumeMining();
     }
     expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
   });
@@ -100,12 +100,12 @@ describe("the serial settlement sender", () => {
   it("reuses the nonces of transactions the chain dropped (a reset), so later ones land", async () => {
     const sender = newSender();
     const start = await client().getTransactionCount({ address: account.address });
-    const snapshot = await chain.rpc<string>("evm_snapshot");
-    await chain.rpc("miner_stop");
+    const snapshot = await chain.snapshot();
+    await chain.pauseMining();
     await sender.send(call(1));
     await sender.send(call(2));
-    await chain.rpc("evm_revert", [snapshot]);
-    await chain.rpc("miner_start");
+    await chain.revert(snapshot);
+    await chain.resumeMining();
     const after = await sender.send(call(3));
     expect(await nonceOf(after)).toBe(start);
     expect(await mined([after])).toEqual(["success"]);

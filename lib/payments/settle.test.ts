@@ -354,7 +354,7 @@ describe("settleJobPayment", () => {
     const header = await signedPayment(market, poster, target);
     const other = await signedPayment(market, poster, target);
     const before = await balances(poster, operator);
-    await market.chain.rpc("miner_stop");
+    await market.chain.pauseMining();
     try {
       const stalled = await attempt(target, header).catch((error: unknown) => error);
       expect(stalled).toBeInstanceOf(DomainError);
@@ -363,9 +363,9 @@ describe("settleJobPayment", () => {
       await expect(attempt(target, other)).rejects.toMatchObject({ code: "settlement_pending" });
       expect(await getJobPayment(market.db, target.jobId)).toMatchObject({ status: "pending" });
     } finally {
-      await market.chain.rpc("miner_start");
+      await market.chain.resumeMining();
     }
-    await market.chain.rpc("evm_mine");
+    await market.chain.mine();
     const row = await market.db.settlement.findFirstOrThrow({ where: { jobId: target.jobId } });
     const settled = await reconcileSettlement(market.db, row);
     expect(settled.status).toBe("succeeded");

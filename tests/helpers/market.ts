@@ -1,4 +1,4 @@
-// A marketplace under test: a local chain (ganache + TestUSDC), a fresh database and the
+// A marketplace under test: a local chain (Hardhat's node + TestUSDC), a fresh database and the
 // production build (`next start`), settling real payments with the in-process facilitator.
 import type { Hex, LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";

@@ -113,9 +113,9 @@ describe("50 posters paying 50 jobs at once on one server", BURST_TIMEOUT, () =>
     const burst = await prepareBurst(chain, server);
     const pause = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await chain.rpc("miner_stop");
+      await chain.pauseMining();
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      await chain.rpc("miner_start");
+      await chain.resumeMining();
     })();
     // A payment whose receipt outlasts the server's wait answers 409 settlement_pending (the
     // contract's outcome for "sent, not yet confirmed"); its payer retries the same signature.
@@ -180,7 +180,7 @@ describe("50 posters paying 50 jobs at once on one server", BURST_TIMEOUT, () =>
       const burst = await prepareBurst(chain, servers[0]!);
       // Mining paused: settlements wait for receipts inside the facilitator, so the kill lands
       // with many of them in flight (some sent, some not yet).
-      await chain.rpc("miner_stop");
+      await chain.pauseMining();
       const settlesBefore = facilitatorProxy.seen.filter(path("/settle")).length;
       const settles = () => facilitatorProxy.seen.filter(path("/settle")).length - settlesBefore;
       let killedAt = 0;
@@ -191,7 +191,7 @@ describe("50 posters paying 50 jobs at once on one server", BURST_TIMEOUT, () =>
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         facilitator = await startFacilitatorProcess({ CHAIN_RPC_URL: chain.rpcUrl });
         facilitatorProxy.setUpstream(facilitator.url);
-        await chain.rpc("miner_start");
+        await chain.resumeMining();
       })();
       const responses = await fire(
         burst,

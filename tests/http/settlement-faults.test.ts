@@ -1,10 +1,10 @@
 // Money under faults: `next start` and the local chain, with faults injected where they happen
-// in production: the chain stalls (miner_stop) or forgets a transaction (evm_revert), the RPC
-// answers slowly, cuts or fails responses (a loopback proxy between server and chain), the
-// client loses its response, a reject races the payment, and the server is killed at each
-// step of a settlement. Every case ends with the invariant checked on chain and through the
-// API: the poster paid exactly once or not at all, by exactly the bid, to exactly the agent,
-// and the record says which.
+// in production: the chain stalls (mining paused) or forgets a transaction (a snapshot
+// reverted), the RPC answers slowly, cuts or fails responses (a loopback proxy between server
+// and chain), the client loses its response, a reject races the payment, and the server is
+// killed at each step of a settlement. Every case ends with the invariant checked on chain and
+// through the API: the poster paid exactly once or not at all, by exactly the bid, to exactly
+// the agent, and the record says which.
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { createWalletClient, http } from "viem";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -76,7 +76,7 @@ describe("settling when the chain stalls or the RPC misbehaves", () => {
   it("mining paused during settle: 409 settlement_pending with the hash, paid once it resumes", async () => {
     const c = await newPaymentCase(market());
     const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
-    await chain.rpc("miner_stop");
+    await chain.pauseMining();
     try {
       const response = await payingFetch(c.payer)(c.settleUrl(), { method: "POST" });
       expect(response.status).toBe(409);
@@ -88,7 +88,7 @@ describe("settling when the chain stalls or the RPC misbehaves", () => {
       expect(second.status).toBe(409);
       expect(second.body.code).toBe("settlement_pending");
     } finally {
-      await chain.rpc("miner_start");
+      await chain.resumeMining();
     }
     expect(await expectInvariant(c, before)).toBe("paid");
     const { txHash } = (await c.poster.get(`/api/v1/jobs/${c.job.id}/payment`)).body.data;
@@ -224,18 +224,17 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
   });
 
   async function forgetAndExpire(snapshot: string) {
-    await chain.rpc("evm_revert", [snapshot]);
-    await chain.rpc("miner_start");
-    await chain.rpc("evm_increaseTime", [3_600]);
-    await chain.rpc("evm_mine");
+    await chain.revert(snapshot);
+    await chain.resumeMining();
+    await chain.increaseTime(3_600);
   }
 
   it("decided in the request: 402 settlement_failed with PAYMENT-RESPONSE, the slot free, nothing moved", async () => {
     const c = await newPaymentCase({ chain, server });
     const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
     const header = await signedHeader({ server }, c);
-    const snapshot = await chain.rpc<string>("evm_snapshot");
-    await chain.rpc("miner_stop");
+    const snapshot = await chain.snapshot();
+    await chain.pauseMining();
     const sent = proxy.waitFor(rpc("eth_sendRawTransaction"), "response");
     const pending = send(c.settleUrl(), header);
     await sent;
@@ -261,8 +260,8 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
     const c = await newPaymentCase({ chain, server });
     const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
     const header = await signedHeader({ server }, c);
-    const snapshot = await chain.rpc<string>("evm_snapshot");
-    await chain.rpc("miner_stop");
+    const snapshot = await chain.snapshot();
+    await chain.pauseMining();
     const sent = proxy.waitFor(rpc("eth_sendRawTransaction"), "response");
     const request = send(c.settleUrl(), header).catch((error: Error) => error);
     await sent;
@@ -294,8 +293,7 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
       ).toMatchObject({ status: "pending" });
       // The chain's clock passes the authorization's validBefore; the reconciler (production's,
       // with its real 4 s grace) sees it unused at a block past that time and frees the slot.
-      await chain.rpc("evm_increaseTime", [3_600]);
-      await chain.rpc("evm_mine");
+      await chain.increaseTime(3_600);
       expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe(
         "unpaid",
       );
@@ -340,8 +338,7 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
       await new Promise((resolve) => setTimeout(resolve, 6_000));
       const payment = await fetch(`${server.url}/api/v1/jobs/${c.job.id}/payment`);
       expect((await payment.json()).data.status).toBe("pending");
-      await chain.rpc("evm_increaseTime", [3_600]);
-      await chain.rpc("evm_mine");
+      await chain.increaseTime(3_600);
       expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe(
         "unpaid",
       );
@@ -413,7 +410,7 @@ describe("a facilitator service that fails before anything is sent", () => {
 
 /** Moves all of the account's test USDC away (giving it gas money first). */
 async function drainUsdc(chain: TestChain, account: PaymentCase["payer"]) {
-  await chain.rpc("evm_setAccountBalance", [account.address, "0x8AC7230489E80000"]);
+  await chain.setBalance(account.address, 10n * 10n ** 18n);
   const wallet = createWalletClient({
     account,
     chain: localChain(chain.rpcUrl),

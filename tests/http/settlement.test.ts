@@ -1,4 +1,4 @@
-// Pay then accept, for real: `next start`, the local chain (ganache + our EIP-3009 token),
+// Pay then accept, for real: `next start`, the local chain (Hardhat's node + our EIP-3009 token),
 // the in-process facilitator, @x402/fetch and viem accounts.
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";

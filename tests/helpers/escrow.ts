@@ -1,0 +1,163 @@
+// Driving the local escrow stand-in (contracts/escrow, dev/escrow.ts) from tests: payment info,
+// the payer's ReceiveWithAuthorization signature, the hashes computed here in TypeScript, the
+// operator's calls, and the custom error a reverted call carries.
+import { randomBytes } from "node:crypto";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createWalletClient,
+  encodeAbiParameters,
+  hashStruct,
+  http,
+  keccak256,
+  toHex,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+import {
+  LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+  LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
+  authCaptureEscrowAbi,
+} from "@/dev/escrow";
+import { LOCAL_CHAIN_ID, LOCAL_TOKEN_ADDRESS, LOCAL_TOKEN_EIP712_DOMAIN } from "@/dev/local-chain";
+import { localChain } from "@/lib/payments/local-network";
+import { testUsdcAbi } from "@/dev/contracts";
+
+export interface PaymentInfo {
+  operator: Address;
+  payer: Address;
+  receiver: Address;
+  token: Address;
+  maxAmount: bigint;
+  preApprovalExpiry: number;
+  authorizationExpiry: number;
+  refundExpiry: number;
+  minFeeBps: number;
+  maxFeeBps: number;
+  feeReceiver: Address;
+  salt: bigint;
+}
+
+/** The struct's EIP-712 type, written out here (not taken from the contract). */
+export const PAYMENT_INFO_TYPE = [
+  { name: "operator", type: "address" },
+  { name: "payer", type: "address" },
+  { name: "receiver", type: "address" },
+  { name: "token", type: "address" },
+  { name: "maxAmount", type: "uint120" },
+  { name: "preApprovalExpiry", type: "uint48" },
+  { name: "authorizationExpiry", type: "uint48" },
+  { name: "refundExpiry", type: "uint48" },
+  { name: "minFeeBps", type: "uint16" },
+  { name: "maxFeeBps", type: "uint16" },
+  { name: "feeReceiver", type: "address" },
+  { name: "salt", type: "uint256" },
+] as const;
+
+/**
+ * The escrow's payment hash computed in TypeScript: the EIP-712 struct hash of PaymentInfo
+ * (viem's hashStruct), then keccak256(abi.encode(chainId, escrow, structHash)).
+ */
+export function paymentInfoHash(
+  info: PaymentInfo,
+  escrow: Address = LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
+  chainId: number = LOCAL_CHAIN_ID,
+): Hex {
+  const structHash = hashStruct({
+    primaryType: "PaymentInfo",
+    types: { PaymentInfo: PAYMENT_INFO_TYPE },
+    data: info,
+  });
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: "uint256" }, { type: "address" }, { type: "bytes32" }],
+      [BigInt(chainId), escrow, structHash],
+    ),
+  );
+}
+
+/** What the payer signs as the EIP-3009 nonce: the hash with the payer zeroed. */
+export const payerAgnosticHash = (info: PaymentInfo) =>
+  paymentInfoHash({ ...info, payer: zeroAddress });
+
+export const receiveWithAuthorizationTypes = {
+  ReceiveWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
+
+/** The payer's signature the ERC-3009 payment collector redeems for `info`. */
+export function signPaymentCollection(payer: PrivateKeyAccount, info: PaymentInfo): Promise<Hex> {
+  return payer.signTypedData({
+    domain: {
+      ...LOCAL_TOKEN_EIP712_DOMAIN,
+      chainId: LOCAL_CHAIN_ID,
+      verifyingContract: info.token,
+    },
+    types: receiveWithAuthorizationTypes,
+    primaryType: "ReceiveWithAuthorization",
+    message: {
+      from: info.payer,
+      to: LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
+      value: info.maxAmount,
+      validAfter: 0n,
+      validBefore: BigInt(info.preApprovalExpiry),
+      nonce: payerAgnosticHash(info),
+    },
+  });
+}
+
+export const randomSalt = () => BigInt(toHex(randomBytes(32)));
+
+export function escrowClients(rpcUrl: string) {
+  const chain = localChain(rpcUrl);
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+  const walletFor = (account: PrivateKeyAccount) =>
+    createWalletClient({ account, chain, transport, pollingInterval: 50 });
+  return { publicClient, walletFor };
+}
+
+/** The latest block's timestamp: expiries are set against the chain's clock, not the wall's. */
+export async function chainNow(publicClient: PublicClient): Promise<number> {
+  return Number((await publicClient.getBlock()).timestamp);
+}
+
+export const tokenBalance = (publicClient: PublicClient, address: Address) =>
+  publicClient.readContract({
+    address: LOCAL_TOKEN_ADDRESS,
+    abi: testUsdcAbi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+
+/** The name of the custom error (or "Error" for a revert string) a failed call carried. */
+export async function revertOf(call: Promise<unknown>): Promise<{ name: string; args: unknown[] }> {
+  try {
+    await call;
+  } catch (error) {
+    const reverted =
+      error instanceof BaseError
+        ? error.walk((e) => e instanceof ContractFunctionRevertedError)
+        : undefined;
+    if (reverted instanceof ContractFunctionRevertedError && reverted.data) {
+      return { name: reverted.data.errorName, args: [...(reverted.data.args ?? [])] };
+    }
+    if (reverted instanceof ContractFunctionRevertedError && reverted.reason) {
+      return { name: "Error", args: [reverted.reason] };
+    }
+    throw error;
+  }
+  throw new Error("expected the call to revert, it succeeded");
+}
+
+export { authCaptureEscrowAbi };
