@@ -1,6 +1,8 @@
 import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
+import { Suspense } from "react";
+import { BoardSkeleton } from "@/components/jobs/board-skeleton";
 import { CategoryFilter } from "@/components/filter-select";
 import { categoryLabel, requestTime, STATUS_LABELS } from "@/lib/shared/format";
 import { BoardSearch, type BoardSearchValues } from "@/components/jobs/board-search";
@@ -41,11 +43,7 @@ function parseFilters(params: SearchParams) {
   };
 }
 
-export default async function JobBoardPage({
-  searchParams,
-}: {
-  searchParams: Promise<SearchParams>;
-}) {
+async function JobBoard({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
   const filters = parseFilters(await searchParams);
   const db = await getDb();
@@ -166,7 +164,7 @@ export default async function JobBoardPage({
           Post the first one and agents will start bidding.
         </EmptyState>
       ) : (
-        <ul className="grid gap-3" aria-label="Jobs">
+        <ul className="grid grid-cols-1 gap-3" aria-label="Jobs">
           {page.items.map((job) => (
             <li key={job.id}>
               <JobCard job={job} proposals={counts.get(job.id) ?? 0} now={now} />
@@ -183,5 +181,14 @@ export default async function JobBoardPage({
         label="Job pages"
       />
     </>
+  );
+}
+
+/** The skeleton at once; the list streams in behind it. */
+export default function JobBoardPage(props: { searchParams: Promise<SearchParams> }) {
+  return (
+    <Suspense fallback={<BoardSkeleton />}>
+      <JobBoard {...props} />
+    </Suspense>
   );
 }

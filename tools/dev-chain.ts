@@ -1,5 +1,11 @@
 import { spawn } from "node:child_process";
-import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
+import { type Address, createPublicClient, http } from "viem";
+import { testUsdcAbi } from "@/dev/contracts";
+import {
+  LOCAL_CHAIN_ID,
+  LOCAL_FACILITATOR_ENV,
+  LOCAL_TOKEN_EIP712_DOMAIN,
+} from "@/dev/local-chain";
 import { type Env, getConfig } from "@/lib/config";
 import { resolveSettlementNetwork } from "@/lib/payments/network";
 import { tsxBin } from "./run";
@@ -8,9 +14,12 @@ import { tsxBin } from "./run";
  * For `npm run dev`: the local chain (`npm run chain`) as a child process, unless one is
  * already answering at CHAIN_RPC_URL. Resolves once the RPC is ready and the token deployed.
  */
-export async function startDevChain(): Promise<{ stop(): Promise<void> }> {
-  const { rpcUrl, asset } = localNetwork();
+export async function startDevChain(
+  network: { rpcUrl: string; asset: Address } = localNetwork(),
+): Promise<{ stop(): Promise<void> }> {
+  const { rpcUrl, asset } = network;
   if (await rpcAnswers(rpcUrl)) {
+    await assertOurChain(rpcUrl, asset);
     console.log(`Local chain already running at ${rpcUrl}`);
     return { stop: async () => {} };
   }
@@ -31,6 +40,40 @@ export async function startDevChain(): Promise<{ stop(): Promise<void> }> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return { stop };
+}
+
+/**
+ * Whatever answers at `rpcUrl` must be our local chain: chain 31337 with our test token at its
+ * address. Another node on that port (a mainnet fork, another project's chain) would only
+ * show up as failed payments; it is refused here, saying what answered and what was expected.
+ */
+export async function assertOurChain(rpcUrl: string, asset: Address): Promise<void> {
+  const expected =
+    `the local chain (id ${LOCAL_CHAIN_ID}) with the test token ` +
+    `"${LOCAL_TOKEN_EIP712_DOMAIN.name}" at ${asset}`;
+  const advice =
+    "Stop whatever runs there, or point CHAIN_RPC_URL (and CHAIN_PORT) at a free port for " +
+    "`npm run dev` to start our chain on.";
+  const chainId = Number(await rpc(rpcUrl, "eth_chainId", []));
+  if (chainId !== LOCAL_CHAIN_ID) {
+    throw new Error(
+      `Chain ${chainId} answers at ${rpcUrl}, but npm run dev needs ${expected}. ${advice}`,
+    );
+  }
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  let name: string | undefined;
+  try {
+    name = await client.readContract({ address: asset, abi: testUsdcAbi, functionName: "name" });
+  } catch {
+    name = undefined;
+  }
+  if (name !== LOCAL_TOKEN_EIP712_DOMAIN.name) {
+    const found = name === undefined ? "no token contract" : `a token named "${name}"`;
+    throw new Error(
+      `A chain ${chainId} answers at ${rpcUrl} with ${found} at ${asset}, but npm run dev ` +
+        `needs ${expected}: it is not ours (or its state was reset without the token). ${advice}`,
+    );
+  }
 }
 
 async function rpc(rpcUrl: string, method: string, params: unknown[]) {

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
+import { Suspense } from "react";
+import { DirectorySkeleton } from "@/components/agents/directory-skeleton";
 import { AgentCard } from "@/components/agents/agent-card";
 import { CategoryFilter } from "@/components/filter-select";
 import { categoryLabel } from "@/lib/shared/format";
@@ -20,11 +22,7 @@ export const metadata: Metadata = { title: "Agents" };
 
 const PAGE_SIZE = 24;
 
-export default async function AgentsPage({
-  searchParams,
-}: {
-  searchParams: Promise<SearchParams>;
-}) {
+async function AgentDirectory({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
   const params = await searchParams;
   const categoryParam = firstParam(params, "category");
@@ -85,7 +83,7 @@ export default async function AgentsPage({
           Register yours and start bidding on jobs.
         </EmptyState>
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Agents">
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Agents">
           {page.items.map((agent) => (
             <li key={agent.id}>
               <AgentCard agent={agent} />
@@ -105,5 +103,14 @@ export default async function AgentsPage({
         label="Agent pages"
       />
     </>
+  );
+}
+
+/** The skeleton at once; the list streams in behind it. */
+export default function AgentsPage(props: { searchParams: Promise<SearchParams> }) {
+  return (
+    <Suspense fallback={<DirectorySkeleton />}>
+      <AgentDirectory {...props} />
+    </Suspense>
   );
 }

@@ -104,7 +104,7 @@ export function BidLists({
 /** The agents the viewer operates, with links to their profiles and edit pages. */
 export function MyAgents({ agents }: { agents: AgentView[] }) {
   return (
-    <ul className="grid gap-3 sm:grid-cols-2" data-testid="my-agents">
+    <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="my-agents">
       {agents.map((agent) => (
         <li key={agent.id} className="card flex items-center justify-between gap-3 p-4">
           <div className="min-w-0">

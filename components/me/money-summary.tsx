@@ -35,7 +35,7 @@ export function MoneySummary({
           in {pluralize(totals.payments, "payment")}
         </span>
       </p>
-      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+      <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
         {perAgent && perAgent.length > 0 ? (
           <Breakdown
             caption="Per agent"

@@ -2901,13 +2901,14 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * One group of my jobs (posted by me, or assigned to agents I operate)
-     * @description Newest first. Groups: `proposals_waiting`: my jobs, open, with a pending proposal; `awaiting_proposals`: my jobs, open, without a pending proposal; `in_progress`: my jobs, in_progress; `to_confirm`: my jobs, delivered; `done`: my jobs, completed; `to_deliver`: jobs assigned to my agents, in_progress; `awaiting_confirmation`: jobs assigned to my agents, delivered; `delivered_done`: jobs assigned to my agents, completed.
+     * My jobs (posted by me, or assigned to agents I operate), each with its group
+     * @description Newest first; `group` lists one group only. Groups: `proposals_waiting`: my jobs, open, with a pending proposal; `awaiting_proposals`: my jobs, open, without a pending proposal; `in_progress`: my jobs, in_progress; `to_confirm`: my jobs, delivered; `done`: my jobs, completed; `to_deliver`: jobs assigned to my agents, in_progress; `awaiting_confirmation`: jobs assigned to my agents, delivered; `delivered_done`: jobs assigned to my agents, completed.
      */
     get: {
       parameters: {
-        query: {
-          group:
+        query?: {
+          /** @description One group only; without it, all my jobs (each says its group) */
+          group?:
             | "proposals_waiting"
             | "awaiting_proposals"
             | "in_progress"
@@ -2925,7 +2926,7 @@ export type paths = {
       };
       requestBody?: never;
       responses: {
-        /** @description A page of the group's jobs */
+        /** @description A page of my jobs */
         200: {
           headers: {
             [name: string]: unknown;
@@ -5519,6 +5520,19 @@ export type components = {
     };
     MyJob: {
       job: components["schemas"]["Job"];
+      /**
+       * @description Where the job stands for me (GET /api/v1/me/jobs?group= lists one group)
+       * @enum {string}
+       */
+      group:
+        | "proposals_waiting"
+        | "awaiting_proposals"
+        | "in_progress"
+        | "to_confirm"
+        | "done"
+        | "to_deliver"
+        | "awaiting_confirmation"
+        | "delivered_done";
       /** @description Pending proposals on the job */
       pendingProposals: number;
     };

@@ -120,9 +120,40 @@ describe("my jobs, grouped by what needs me", () => {
     expect(found).toEqual(Object.fromEntries(assigned.map(([id, groups]) => [id, [groups.agent]])));
   });
 
+  it("without a group lists all my jobs newest first, each with the group it is in", async () => {
+    for (const [wallet, side] of [
+      [poster, "poster"],
+      [operator, "agent"],
+    ] as const) {
+      const all: { id: string; group: MyJobGroup; createdAt: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listMyJobs(
+          market.db,
+          wallet.address,
+          myJobsQuerySchema.parse({ limit: 2, ...(cursor ? { cursor } : {}) }),
+        );
+        all.push(
+          ...page.items.map((i) => ({ id: i.job.id, group: i.group, createdAt: i.job.createdAt })),
+        );
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      const mine = Object.entries(expected).filter(([, groups]) => groups[side]);
+      expect(Object.fromEntries(all.map((item) => [item.id, item.group]))).toEqual(
+        Object.fromEntries(mine.map(([id, groups]) => [id, groups[side]])),
+      );
+      const times = all.map((item) => item.createdAt);
+      expect(times).toEqual([...times].sort().reverse());
+    }
+  });
+
   it("shows a stranger and a rival (bids only, nothing assigned) no jobs", async () => {
     expect(await groupsOf(stranger)).toEqual({});
     expect(await groupsOf(rival)).toEqual({});
+    for (const wallet of [stranger, rival]) {
+      const all = await listMyJobs(market.db, wallet.address, myJobsQuerySchema.parse({}));
+      expect(all.items).toEqual([]);
+    }
   });
 
   it("counts the pending proposals of each job", async () => {

@@ -1,7 +1,15 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { forbidden } from "@/lib/errors";
-import { MY_JOB_GROUPS, type MyJobsQuery, type MyProposalsQuery } from "@/lib/shared/schemas/me";
+import { sameAddress } from "@/lib/shared/address";
+import {
+  MY_JOB_GROUPS,
+  type MyJobGroup,
+  myJobGroupOf,
+  type MyJobsQuery,
+  type MyProposalsQuery,
+} from "@/lib/shared/schemas/me";
+import type { JobStatus } from "@/lib/shared/enums";
 import type { WorkQuery } from "@/lib/shared/schemas/work";
 import type { MyJobView, MyProposalView, WorkView } from "@/lib/shared/views";
 import { getAgentRowOrThrow, listAgentsOperatedBy, operatedBy } from "./agents";
@@ -17,22 +25,24 @@ import { jobInclude, toJobView, toProposalView } from "./serialize";
 
 const PENDING = { status: "pending" as const };
 
-/** One page of one group of my jobs, each with its pending proposal count. */
+/**
+ * One page of my jobs, each with its group and pending proposal count: one group
+ * (`query.group`), or all of them, newest first.
+ */
 export async function listMyJobs(
   db: Db,
   wallet: Address,
   query: MyJobsQuery,
+  /** Only the jobs I posted, optionally in one state (the MCP tool my_work's `posted`). */
+  posted?: { status?: JobStatus },
 ): Promise<Page<MyJobView>> {
-  const group = MY_JOB_GROUPS[query.group];
   const rows = await db.job.findMany({
     where: {
-      status: group.status,
-      ...(group.side === "poster"
-        ? { posterAddress: wallet }
-        : { assignedAgent: operatedBy(wallet) }),
-      ...("pendingProposals" in group
-        ? { proposals: group.pendingProposals ? { some: PENDING } : { none: PENDING } }
-        : {}),
+      ...(query.group
+        ? groupFilter(wallet, query.group)
+        : posted
+          ? { posterAddress: wallet, ...(posted.status ? { status: posted.status } : {}) }
+          : mine(wallet)),
       ...afterCursor(decodeCursor(query.cursor), "desc"),
     },
     orderBy: orderBy("desc"),
@@ -43,10 +53,36 @@ export async function listMyJobs(
     db,
     rows.slice(0, query.limit).map((row) => row.id),
   );
-  return toPage(rows, query.limit, (row) => ({
-    job: toJobView(row),
-    pendingProposals: pending.get(row.id) ?? 0,
-  }));
+  return toPage(rows, query.limit, (row) => {
+    const pendingProposals = pending.get(row.id) ?? 0;
+    // A wallet on both sides of a job (from before bidding on one's own job was refused)
+    // sees it as its poster. Every (side, state) a job of mine can be in has its group: the
+    // agent's side only has assigned jobs, which are never open.
+    const side = sameAddress(row.posterAddress, wallet) ? "poster" : "agent";
+    return {
+      job: toJobView(row),
+      group: query.group ?? myJobGroupOf(side, row.status, pendingProposals)!,
+      pendingProposals,
+    };
+  });
+}
+
+/** My jobs: posted by me, or assigned to an agent I operate. */
+const mine = (wallet: Address) => ({
+  OR: [{ posterAddress: wallet }, { assignedAgent: operatedBy(wallet) }],
+});
+
+function groupFilter(wallet: Address, name: MyJobGroup) {
+  const group = MY_JOB_GROUPS[name];
+  return {
+    status: group.status,
+    ...(group.side === "poster"
+      ? { posterAddress: wallet }
+      : { assignedAgent: operatedBy(wallet) }),
+    ...("pendingProposals" in group
+      ? { proposals: group.pendingProposals ? { some: PENDING } : { none: PENDING } }
+      : {}),
+  };
 }
 
 async function countPendingProposals(db: Db, jobIds: string[]): Promise<Map<string, number>> {
@@ -92,12 +128,13 @@ export async function listMyProposals(
 }
 
 /**
- * What a wallet's agents are working on (the MCP tool my_work): the agents it operates (as
- * payee or operator), the jobs assigned to them (optionally in one `status`) and their pending
- * bids with each job, newest first, at most `limit` of each.
+ * A wallet's work (the MCP tool my_work): the jobs it posted (each with its group and pending
+ * bids), the agents it operates (as payee or operator), the jobs assigned to them (optionally
+ * in one `status`) and their pending bids with each job, newest first, at most `limit` of each.
  */
 export async function getWork(db: Db, wallet: Address, query: WorkQuery): Promise<WorkView> {
-  const [agents, assigned, bids] = await Promise.all([
+  const [posted, agents, assigned, bids] = await Promise.all([
+    listMyJobs(db, wallet, { limit: query.limit }, { status: query.status }),
     listAgentsOperatedBy(db, wallet),
     db.job.findMany({
       where: {
@@ -110,5 +147,5 @@ export async function getWork(db: Db, wallet: Address, query: WorkQuery): Promis
     }),
     listMyProposals(db, wallet, { status: "pending", limit: query.limit }),
   ]);
-  return { agents, assigned: assigned.map(toJobView), bids: bids.items };
+  return { posted: posted.items, agents, assigned: assigned.map(toJobView), bids: bids.items };
 }

@@ -119,10 +119,11 @@ export const TOOLS: Tool[] = [
   }),
   defineTool({
     name: "my_work",
-    title: "My agents' work",
+    title: "My work",
     description:
-      "The agents this token's wallet operates, the jobs assigned to them (optionally in one " +
-      "status) and their pending bids with each job. Scope: read.",
+      "The jobs this token's wallet posted (each with its group: proposals_waiting, " +
+      "to_confirm, …), the agents it operates, the jobs assigned to them and their pending " +
+      "bids with each job; `status` narrows the posted and assigned jobs. Scope: read.",
     scope: "read",
     write: false,
     input: workQuerySchema,

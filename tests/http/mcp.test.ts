@@ -253,6 +253,11 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect(bidding.agents.map((item: { id: string }) => item.id)).toEqual([agent.id]);
     expect(bidding.bids).toEqual([{ proposal, job }]);
     expect(bidding.assigned).toEqual([]);
+    expect(bidding.posted).toEqual([]);
+    // The poster's own jobs, with where each stands: a bid waits for a decision.
+    const posterWork = await ok(posterSide, "my_work");
+    expect(posterWork.posted).toEqual([{ job, group: "proposals_waiting", pendingProposals: 1 }]);
+    expect(posterWork.agents).toEqual([]);
     expect(await ok(agentSide, "get_payment", { jobId: job.id })).toEqual({ payment: null });
 
     // Paying is the x402 resource, signed by the poster's wallet (no MCP tool moves money).

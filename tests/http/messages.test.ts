@@ -72,6 +72,7 @@ describe.each(DB_KINDS)("conversations over HTTP on %s", (kind) => {
       201,
       "register agent",
     ).data;
+    await payee.consentAsPayee(agent.id);
     bid = await submitProposal(operator, job.id, agent.id);
     rivalBid = await submitProposal(rival, job.id, (await registerAgent(rival, "Rival")).id);
   });

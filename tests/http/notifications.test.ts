@@ -75,6 +75,7 @@ describe.each(DB_KINDS)("notifications over HTTP on %s", (kind) => {
       }),
       201,
     ).data;
+    await payee.consentAsPayee(agent.id);
     const bid = await submitProposal(operator, job.id, agent.id);
     const rivalBid = await submitProposal(rival, job.id, (await registerAgent(rival, "Rival")).id);
     const messages = `/api/v1/jobs/${job.id}/proposals/${bid.id}/messages`;

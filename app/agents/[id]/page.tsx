@@ -114,7 +114,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
         agent&apos;s own wallets.
       </p>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <section className="space-y-3 lg:col-span-2" aria-labelledby="reviews-title">
           <h2 id="reviews-title" className="text-lg font-semibold">
             Reviews

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { ApiReference } from "@/components/docs/api-reference";
+import { type ApiDocument, ApiReference } from "@/components/docs/api-reference";
 import { apiDocument } from "@/lib/openapi/document";
 import { apiPaths } from "@/lib/shared/api-paths";
 
 export const metadata: Metadata = { title: "API reference" };
 
-/** The OpenAPI document rendered by a locally bundled viewer (no CDN, no web fonts). */
+/** The OpenAPI document, rendered on the server (no client code, no CDN, no web fonts). */
 export default function ApiDocsPage() {
   return (
     <div className="space-y-4">
@@ -19,7 +19,7 @@ export default function ApiDocsPage() {
           , generated from the schemas the routes validate with.
         </p>
       </header>
-      <ApiReference spec={apiDocument()} />
+      <ApiReference doc={apiDocument() as ApiDocument} />
     </div>
   );
 }

@@ -73,7 +73,7 @@ export default async function JobPage({ params }: Params) {
         <JobProgress status={job.status} />
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <JobSummary
           job={job}
           activeProposals={view.activeProposals.length}

@@ -33,12 +33,12 @@ export const mePaths: ZodOpenApiPathsObject = {
   "/api/v1/me/jobs": {
     get: {
       tags: ["My work"],
-      summary: "One group of my jobs (posted by me, or assigned to agents I operate)",
-      description: `Newest first. Groups: ${groups}.`,
+      summary: "My jobs (posted by me, or assigned to agents I operate), each with its group",
+      description: `Newest first; \`group\` lists one group only. Groups: ${groups}.`,
       security: sessionOrToken("read"),
       requestParams: { query: myJobsQuerySchema },
       responses: {
-        "200": json(pageEnvelope(myJobViewSchema), "A page of the group's jobs"),
+        "200": json(pageEnvelope(myJobViewSchema), "A page of my jobs"),
         ...errorResponses([400, 401, 403, 500, 503]),
       },
     },

@@ -49,10 +49,33 @@ export const MY_WORK_SECTIONS: readonly MyWorkSection[] = [
   TRANSACTIONS_SECTION,
 ];
 
+/**
+ * The group a job is in for a wallet: the poster's side or the agent's, its state, and (open
+ * jobs) whether a pending proposal waits. Undefined for a state no group lists.
+ */
+export function myJobGroupOf(
+  side: "poster" | "agent",
+  status: JobStatus,
+  pendingProposals: number,
+): MyJobGroup | undefined {
+  return MY_JOB_GROUP_NAMES.find((name) => {
+    const group: { side: string; status: JobStatus; pendingProposals?: boolean } =
+      MY_JOB_GROUPS[name];
+    return (
+      group.side === side &&
+      group.status === status &&
+      (group.pendingProposals === undefined || group.pendingProposals === pendingProposals > 0)
+    );
+  });
+}
+
 export const myJobsQuerySchema = z.object({
-  group: z.enum(MY_JOB_GROUP_NAMES, {
-    error: `group must be one of: ${MY_JOB_GROUP_NAMES.join(", ")}`,
-  }),
+  group: z
+    .enum(MY_JOB_GROUP_NAMES, {
+      error: `group must be one of: ${MY_JOB_GROUP_NAMES.join(", ")}`,
+    })
+    .optional()
+    .meta({ description: "One group only; without it, all my jobs (each says its group)" }),
   limit,
   cursor,
 });

@@ -10,6 +10,7 @@ import {
   TOKEN_SCOPES,
 } from "../enums";
 import { EVENT_TYPES } from "./events";
+import { MY_JOB_GROUP_NAMES } from "./me";
 import { NOTIFICATION_TYPES } from "./notifications";
 
 const hex = (what: string, length: number) =>
@@ -192,6 +193,9 @@ export const createdAccessTokenViewSchema = accessTokenViewSchema
 export const myJobViewSchema = z
   .object({
     job: jobViewSchema,
+    group: z.enum(MY_JOB_GROUP_NAMES).meta({
+      description: "Where the job stands for me (GET /api/v1/me/jobs?group= lists one group)",
+    }),
     pendingProposals: z.int().meta({ description: "Pending proposals on the job" }),
   })
   .meta({ id: "MyJob" });
@@ -203,6 +207,7 @@ export const myProposalViewSchema = z
 
 /** A wallet's work as an agent operator (the MCP tool my_work). */
 export const workViewSchema = z.object({
+  posted: z.array(myJobViewSchema).meta({ description: "Jobs I posted, each with its group" }),
   agents: z.array(agentViewSchema),
   assigned: z.array(jobViewSchema),
   bids: z.array(myProposalViewSchema),

@@ -1,5 +1,5 @@
-// GET /api/v1/me/jobs?group=&limit=&cursor= (one group of the caller's jobs: posted, or
-// assigned to agents it operates).
+// GET /api/v1/me/jobs?group=&limit=&cursor= (the caller's jobs, posted or assigned to agents
+// it operates, each with its group; `group` lists one).
 import { getDb } from "@/lib/db";
 import { okPage, otherMethods, route } from "@/lib/http";
 import { listMyJobs } from "@/lib/marketplace/work";

@@ -1,6 +1,7 @@
 import { LoadingRegion, Skeleton } from "@/components/ui/skeleton";
 
-export default function Loading() {
+/** What the page shows while its data streams in. */
+export function DirectorySkeleton() {
   return (
     <LoadingRegion label="Loading agents">
       <div className="mb-8 space-y-3">
@@ -8,7 +9,7 @@ export default function Loading() {
         <Skeleton className="h-4 w-full max-w-xl" />
       </div>
       <Skeleton className="mb-5 h-10 w-48" />
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {Array.from({ length: 6 }, (_, index) => (
           <div key={index} className="card space-y-3 p-5">
             <div className="flex gap-3">

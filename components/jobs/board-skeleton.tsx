@@ -1,6 +1,7 @@
 import { LoadingRegion, Skeleton } from "@/components/ui/skeleton";
 
-export default function Loading() {
+/** What the page shows while its data streams in. */
+export function BoardSkeleton() {
   return (
     <LoadingRegion label="Loading jobs">
       <div className="mb-8 space-y-3">
