@@ -1,8 +1,13 @@
+import { readFileSync } from "node:fs";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// The house's boundaries (README: How the code is laid out). Type-only imports are erased at
+const LAYERS = JSON.parse(
+  readFileSync(new URL("./tools/layers.json", import.meta.url), "utf8"),
+).layers;
+
+// The house's boundaries (CONTRIBUTING.md). Type-only imports are erased at
 // build time, so they may cross; values may not.
 const DEV_MACHINERY = {
   group: ["@/dev", "@/dev/**", "@/tests/**", "@/e2e/**"],
@@ -94,9 +99,10 @@ export default defineConfig([
       ],
     },
   },
-  {
-    // The domain and payments never depend on the UI.
-    files: ["lib/**/*.{ts,tsx}"],
+  // Layers (tools/layers.json): each lib/ folder imports only the folders below it, and never
+  // the UI. tools/import-graph.test.ts checks the same with relative imports resolved.
+  ...Object.entries(LAYERS).map(([folder, allowed]) => ({
+    files: [`lib/${folder}/**/*.{ts,tsx}`],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
@@ -104,9 +110,15 @@ export default defineConfig([
         {
           patterns: [
             { group: ["@/components/**", "@/app/**"], message: "lib/ never imports the UI." },
+            ...Object.keys(LAYERS)
+              .filter((other) => other !== folder && !allowed.includes(other))
+              .map((other) => ({
+                group: [`@/lib/${other}`, `@/lib/${other}/**`],
+                message: `lib/${folder} may not import lib/${other} (tools/layers.json).`,
+              })),
           ],
         },
       ],
     },
-  },
+  })),
 ]);

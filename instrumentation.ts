@@ -3,9 +3,9 @@
 // worker start.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { checkStartupOrExit } = await import("./lib/startup");
+  const { checkStartupOrExit } = await import("@/lib/api/startup");
   await checkStartupOrExit();
-  const { startSettlementReconciler } = await import("./lib/payments/reconciler");
+  const { startSettlementReconciler } = await import("@/lib/payments/reconcile/background");
   startSettlementReconciler();
   const { startWebhookWorker } = await import("./lib/events/webhook-worker");
   startWebhookWorker();

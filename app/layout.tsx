@@ -1,10 +1,13 @@
 import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/site-header";
 import { WalletRoot } from "@/components/wallet/wallet-root";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
 import { unreadNotificationCount } from "@/lib/notifications/notifications";
-import { getPublicPaymentConfig, type PublicPaymentConfig } from "@/lib/payments/public-config";
+import {
+  getPublicPaymentConfig,
+  type PublicPaymentConfig,
+} from "@/lib/payments/chain/public-config";
 import "./globals.css";
 
 export const metadata: Metadata = {

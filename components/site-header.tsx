@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { NavLinks } from "./nav-links";
 import { NotificationBell } from "./notifications/notification-bell";
 import { DevWalletBarIsland, HeaderWallet } from "./wallet/header-wallet";

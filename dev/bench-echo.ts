@@ -1,5 +1,5 @@
 import { ECHO_BODY_LIMIT } from "@/lib/shared/body-limits";
-import { DomainError, notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/platform/errors";
 
 /**
  * The benchmark's ceiling (`npm run bench`): response bytes held in memory and served back

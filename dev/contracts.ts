@@ -6,7 +6,7 @@ import testUsdcArtifact from "@/contracts/build/TestUSDC.json";
 
 type Hex = `0x${string}`;
 
-export { MULTICALL3_ADDRESS } from "@/lib/payments/local-network";
+export { MULTICALL3_ADDRESS } from "@/lib/payments/chain/local-network";
 
 /** TestUSDC: the local chain token (EIP-3009, 6 decimals). */
 export const testUsdcAbi = [
@@ -284,4 +284,4 @@ export const testUsdcBytecode = testUsdcArtifact.bytecode as Hex;
 export const multicall3DeployedBytecode = multicall3Artifact.deployedBytecode as Hex;
 
 /** EIP-3009 `TransferWithAuthorization` EIP-712 types: what a payer signs. */
-export { transferWithAuthorizationTypes } from "@/lib/payments/usdc-abi";
+export { transferWithAuthorizationTypes } from "@/lib/payments/chain/usdc-abi";

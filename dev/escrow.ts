@@ -19,13 +19,13 @@ import {
   LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
   LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS,
   MULTICALL3_ADDRESS,
-} from "@/lib/payments/local-network";
+} from "@/lib/payments/chain/local-network";
 
 export {
   LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
   LOCAL_ERC3009_PAYMENT_COLLECTOR_ADDRESS,
   LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS,
-} from "@/lib/payments/local-network";
+} from "@/lib/payments/chain/local-network";
 export {
   authCaptureEscrowAbi,
   erc3009PaymentCollectorAbi,

@@ -2,8 +2,8 @@
 // network it does not exist (404): see dev/hooks.ts.
 import type { Address } from "viem";
 import { z } from "zod";
-import { DomainError } from "@/lib/errors";
-import { getSettlementNetwork } from "@/lib/payments/network";
+import { DomainError } from "@/lib/platform/errors";
+import { getSettlementNetwork } from "@/lib/payments/chain/network";
 import { usdcToAtomic } from "@/lib/shared/money";
 import { addressSchema, usdcAmount } from "@/lib/shared/schemas/common";
 import { mintTestUsdc } from "./local-chain";

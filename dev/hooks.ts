@@ -3,9 +3,9 @@
 // - faucet: mints test USDC; only while settling on the local chain (contract: dev faucet).
 // - echo: the benchmark's ceiling; only with BENCHMARK_MODE=true, which production refuses to
 //   start with (lib/startup.ts), and never under NODE_ENV=production here either.
-import { getConfig } from "@/lib/config";
-import { notFound } from "@/lib/errors";
-import { getSettlementNetwork } from "@/lib/payments/network";
+import { getConfig } from "@/lib/platform/config";
+import { notFound } from "@/lib/platform/errors";
+import { getSettlementNetwork } from "@/lib/payments/chain/network";
 
 export type DevHook = "faucet" | "echo";
 

@@ -18,7 +18,7 @@ import {
 } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/config";
+import { parseEnv } from "@/lib/platform/config";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { MULTICALL3_ADDRESS, testUsdcAbi, transferWithAuthorizationTypes } from "./contracts";
 import {
@@ -32,8 +32,11 @@ import {
   operatorRefundCollectorAbi,
   tokenStoreAbi,
 } from "./escrow";
-import { COMMERCE_PAYMENTS_V1_1 } from "@/lib/payments/escrow-deployments";
-import { createSelfHostedFacilitator, type FacilitatorClient } from "@/lib/payments/facilitator";
+import { COMMERCE_PAYMENTS_V1_1 } from "@/lib/payments/chain/escrow-deployments";
+import {
+  createSelfHostedFacilitator,
+  type FacilitatorClient,
+} from "@/lib/payments/facilitator/facilitators";
 import {
   DEMO_ACCOUNTS,
   DEMO_FUNDING_ATOMIC,
@@ -51,12 +54,12 @@ import {
   resolveSettlementNetwork,
   toAssetAmount,
   type SettlementNetwork,
-} from "@/lib/payments/network";
+} from "@/lib/payments/chain/network";
 import {
   AuthorizationLogNotFoundError,
   findAuthorizationLog,
   verifyTransferReceipt,
-} from "@/lib/payments/verify-receipt";
+} from "@/lib/payments/chain/verify-receipt";
 
 let chain: TestChain;
 let net: SettlementNetwork;

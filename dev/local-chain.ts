@@ -23,7 +23,7 @@ import {
   localChain,
   MULTICALL3_ADDRESS,
   PUBLIC_TEST_ADDRESSES,
-} from "@/lib/payments/local-network";
+} from "@/lib/payments/chain/local-network";
 import { multicall3DeployedBytecode, testUsdcAbi, testUsdcBytecode } from "./contracts";
 import { localEscrowCode } from "./escrow";
 
@@ -34,7 +34,7 @@ export {
   LOCAL_TOKEN_ADDRESS,
   LOCAL_TOKEN_EIP712_DOMAIN,
   localChain,
-} from "@/lib/payments/local-network";
+} from "@/lib/payments/chain/local-network";
 
 /**
  * ganache's `--wallet.deterministic` mnemonic (public knowledge: test funds only). The local

@@ -11,7 +11,7 @@ import {
   LOCAL_OPERATOR_REFUND_COLLECTOR_ADDRESS,
 } from "@/dev/escrow";
 import { startLocalNode } from "@/dev/hardhat-node";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import {
   DEMO_ACCOUNTS,
   DEPLOYER_ADDRESS,

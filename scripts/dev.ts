@@ -2,7 +2,7 @@
 // settling locally, then the app server in development mode (Next.js dev inside our own HTTP
 // server, server/main.ts) on http://localhost:3000.
 import path from "node:path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import { openDatabase } from "@/lib/db/client";
 import { migrateTarget } from "@/lib/db/setup";
 import { describeTarget, resolveDbTarget } from "@/lib/db/target";

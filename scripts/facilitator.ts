@@ -3,10 +3,10 @@
 // FACILITATOR_SECRET to the same secret). Listens on FACILITATOR_HOST:FACILITATOR_PORT
 // (default 127.0.0.1:4021); beyond loopback it requires FACILITATOR_SECRET.
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
-import { ConfigError, getConfig, parseEnv } from "@/lib/config";
-import { createSelfHostedFacilitator } from "@/lib/payments/facilitator";
-import { startFacilitatorService } from "@/lib/payments/facilitator-service";
-import { resolveSettlementNetwork } from "@/lib/payments/network";
+import { ConfigError, getConfig, parseEnv } from "@/lib/platform/config";
+import { createSelfHostedFacilitator } from "@/lib/payments/facilitator/facilitators";
+import { startFacilitatorService } from "@/lib/payments/facilitator/http-service";
+import { resolveSettlementNetwork } from "@/lib/payments/chain/network";
 
 async function main() {
   const config = getConfig();

@@ -1,5 +1,5 @@
 // npm run db:migrate: apply prisma/migrations to DATABASE_URL, or to the embedded database.
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import { migrateTarget } from "@/lib/db/setup";
 import { describeTarget, resolveDbTarget } from "@/lib/db/target";
 

@@ -3,11 +3,15 @@
 // authorization expired unused, resubmitted when it was interrupted and is still valid).
 // `-- --dry-run` only prints.
 import { getDb } from "@/lib/db";
-import { getChainClient } from "@/lib/payments/chain-client";
+import { getChainClient } from "@/lib/payments/chain/client";
 import { atomicToUsdc } from "@/lib/shared/money";
-import { getSettlementNetwork } from "@/lib/payments/network";
-import { applyVerdict, judgeFromChain, settlementBudgetSeconds } from "@/lib/payments/reconcile";
-import { leaseSettlement, listPendingSettlements } from "@/lib/payments/settlements";
+import { getSettlementNetwork } from "@/lib/payments/chain/network";
+import {
+  applyVerdict,
+  judgeFromChain,
+  settlementBudgetSeconds,
+} from "@/lib/payments/reconcile/settlement";
+import { leaseSettlement, listPendingSettlements } from "@/lib/payments/ledger/settlements";
 
 async function main() {
   const dryRun = process.argv.includes("--dry-run");

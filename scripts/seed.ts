@@ -1,5 +1,5 @@
 // npm run db:seed: idempotent demo data (agents with reviews, a few open jobs) for development.
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import { openDatabase } from "@/lib/db/client";
 import { resolveDbTarget } from "@/lib/db/target";
 import { seedDemoData } from "@/dev/seed";

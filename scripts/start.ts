@@ -3,7 +3,7 @@
 // dies (server/supervisor.ts). On the embedded database it applies migrations first; on
 // PostgreSQL run `npm run db:migrate` as a deploy step (it is safe to run concurrently).
 // Arguments pass through: npm start -- -p 8080 -H 127.0.0.1
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import { migrateTarget } from "@/lib/db/setup";
 import { resolveDbTarget } from "@/lib/db/target";
 import { appServerArgs, run } from "../tools/run";

@@ -17,9 +17,9 @@ import type { AddressInfo, Socket } from "node:net";
 import next from "next";
 import { bodyLimitFor } from "@/lib/shared/body-limits";
 import { formatBytes } from "@/lib/shared/format";
-import { CLIENT_ADDRESS_HEADER, clientAddress, markAppServer } from "@/lib/client-address";
-import { getConfig } from "@/lib/config";
-import { errorForLog } from "@/lib/redact";
+import { CLIENT_ADDRESS_HEADER, clientAddress, markAppServer } from "@/lib/platform/client-address";
+import { getConfig } from "@/lib/platform/config";
+import { errorForLog } from "@/lib/platform/redact";
 import { startHeapGuard } from "./heap-guard";
 import { isPagePath, securityHeaders } from "./security-headers";
 

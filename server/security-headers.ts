@@ -6,8 +6,8 @@
 //     the page may connect only to ourselves and the chain RPC the wallet reads;
 //   - production over https adds HSTS.
 import { randomBytes } from "node:crypto";
-import type { Env } from "@/lib/config";
-import { browserRpcUrls } from "@/lib/payments/browser-rpc";
+import type { Env } from "@/lib/platform/config";
+import { browserRpcUrls } from "@/lib/payments/chain/browser-rpc";
 
 /** WalletConnect's relay, verify iframe and explorer, when a project id turns it on. */
 const WALLETCONNECT = {

@@ -1,9 +1,9 @@
 // npm run dev starts the local chain before the app server, in a process that has no
 // facilitator key (the app server gets the local chain's): finding the chain must not need one.
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/config";
-import { LOCAL_TOKEN_ADDRESS } from "@/lib/payments/local-network";
-import { resolveSettlementNetwork } from "@/lib/payments/network";
+import { parseEnv } from "@/lib/platform/config";
+import { LOCAL_TOKEN_ADDRESS } from "@/lib/payments/chain/local-network";
+import { resolveSettlementNetwork } from "@/lib/payments/chain/network";
 import { startTestChain } from "@/tests/helpers/chain";
 import { localNetwork, startDevChain } from "./dev-chain";
 

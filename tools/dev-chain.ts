@@ -6,8 +6,8 @@ import {
   LOCAL_FACILITATOR_ENV,
   LOCAL_TOKEN_EIP712_DOMAIN,
 } from "@/dev/local-chain";
-import { type Env, getConfig } from "@/lib/config";
-import { resolveSettlementNetwork } from "@/lib/payments/network";
+import { type Env, getConfig } from "@/lib/platform/config";
+import { resolveSettlementNetwork } from "@/lib/payments/chain/network";
 import { tsxBin } from "./run";
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/config";
+import { parseEnv } from "@/lib/platform/config";
 import { devServerUrl, runDevServer } from "./dev-server";
 
 /** A stand-in dev server: `node -e script`, run with a counter file so each start differs. */

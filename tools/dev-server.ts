@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { Env } from "@/lib/config";
+import type { Env } from "@/lib/platform/config";
 
 /** What Turbopack prints when its task graph or persistent cache is broken. */
 export const TURBOPACK_PANIC =

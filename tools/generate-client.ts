@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import prettier from "prettier";
-import { apiDocument } from "@/lib/openapi/document";
+import { apiDocument } from "@/lib/api/openapi/document";
 
 export const CLIENT_TYPES_FILE = path.join(process.cwd(), "lib/client/api-types.ts");
 

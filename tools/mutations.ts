@@ -1,11 +1,12 @@
 // npm run test:mutations: proves that the tests of the money and limit rules fail without
-// their rule. Each mutation below deletes (or weakens) one rule in a copy of the source, runs
-// the one test that names the rule, and expects it to FAIL; then the file is restored. The
-// working tree is never touched: the copy lives in a temporary folder (node_modules linked).
+// their rule. A rule is a region of the source between \`// mutant: <id>\` and \`// mutant end\`
+// (the markers move with the code); each mutation below deletes (or weakens) one region in a
+// copy of the source, runs the one test that names the rule, and expects it to FAIL; then the
+// file is restored. The working tree is never touched: the copy lives in a temporary folder.
 //
 // Before any mutation, every chosen test runs once on the unchanged copy and must pass (a
-// test that already fails would "kill" every mutation). A mutation whose text is not found
-// exactly once is an error, not a pass: the rule moved and this list must follow it.
+// test that already fails would "kill" every mutation). A marker found other than once, or a
+// marker without its entry here, is an error, not a pass.
 //
 // Prints a table (rule, test, result) and exits non-zero if any mutation survived.
 // MUTATIONS=<substring> runs only the rules whose name contains it. Integration-project
@@ -17,228 +18,144 @@ import path from "node:path";
 import { migrateTarget } from "@/lib/db/setup";
 
 interface Mutation {
+  /** The region's marker in the source: \`// mutant: <id>\` … \`// mutant end\`. */
+  id: string;
   rule: string;
-  file: string;
-  /** Exact text to replace; must occur exactly once in `file`. */
-  find: string;
-  replace: string;
+  /** What the region's lines become (default: nothing, the rule deleted). */
+  replace?: string;
   test: { project: "unit" | "integration"; file: string; name: string };
   needsPostgres?: boolean;
 }
 
 const MARKETPLACE = "lib/marketplace/marketplace.test.ts";
-const SETTLE = "lib/payments/settle.test.ts";
+const SETTLE = "lib/payments/settle/settle.test.ts";
 const unit = (file: string, name: string) => ({ project: "unit" as const, file, name });
 
-const REJECT_LIVE_RULE = `    if (payment) {
-      throw conflict(
-        payment.status === "succeeded"
-          ? "this proposal is paid; accept it with the payment's txHash instead of rejecting it"
-          : "a payment for this proposal is being settled; it cannot be rejected",
-      );
-    }`;
-
 export const MUTATIONS: Mutation[] = [
-  // Deliveries (issue 14, point 1).
   {
+    id: "deliver-5-mib-per-file-cap",
     rule: "deliver: 5 MiB per-file cap",
-    file: "lib/shared/schemas/jobs.ts",
-    find: `    .max(
-      LIMITS.attachmentBytes,
-      \`an attachment may be at most \${LIMITS.attachmentBytes} bytes (5 MiB)\`,
-    ),`,
-    // The comma ends the schema's \`size\` property.
-    replace: ",",
+    replace: ",\n",
     test: unit(MARKETPLACE, "refuses one file of 5 MiB + 1 byte"),
   },
   {
+    id: "deliver-10-mib-total-cap",
     rule: "deliver: 10 MiB total cap",
-    file: "lib/marketplace/attachments.ts",
-    find: `    if (total > LIMITS.attachmentsTotalBytes) {
-      throw invalid("attachments may be at most 10 MiB in all");
-    }`,
-    replace: "",
     test: unit(MARKETPLACE, "refuses 10 MiB + 1 byte in all"),
   },
-  // Accept's payment proof.
   {
+    id: "accept-paid-by-the-poster",
     rule: "accept: paid by the poster (wrong payer)",
-    file: "lib/payments/payment-proof.ts",
-    find: `  if (!same(settlement.payer, facts.job.posterAddress)) return "it was not paid by the poster";`,
-    replace: "",
     test: unit(MARKETPLACE, "paid by someone other than the poster"),
   },
   {
+    id: "accept-the-bid-s-amount",
     rule: "accept: the bid's amount (underpaid)",
-    file: "lib/payments/payment-proof.ts",
-    find: `  if (settlement.amountAtomic !== facts.proposal.bidAtomic) return "its amount is not the bid";`,
-    replace: "",
     test: unit(MARKETPLACE, "underpaid: the recorded amount is below the bid"),
   },
   {
+    id: "accept-paid-to-the-wallet-the-bid-was-made-with",
     rule: "accept: paid to the wallet the bid was made with",
-    file: "lib/payments/payment-proof.ts",
-    find: `  if (!same(settlement.payTo, facts.proposal.payeeAddress)) {
-    return "it was not paid to the wallet the bid was made with";
-  }`,
-    replace: "",
     test: unit(MARKETPLACE, "paid to another wallet than the bid's payee"),
   },
   {
+    id: "accept-the-configured-network",
     rule: "accept: the configured network",
-    file: "lib/payments/payment-proof.ts",
-    find: "  if (settlement.network !== network.network) return `it was made on ${settlement.network}`;",
-    replace: "",
     test: unit(MARKETPLACE, "made on another network"),
   },
   {
+    id: "accept-the-configured-asset",
     rule: "accept: the configured asset",
-    file: "lib/payments/payment-proof.ts",
-    find: "  if (!same(settlement.asset, network.asset)) return `it paid in ${settlement.asset}, not USDC`;",
-    replace: "",
     test: unit(MARKETPLACE, "paid in another asset"),
   },
   {
+    id: "accept-the-settlement-of-this-proposal",
     rule: "accept: the settlement of this proposal (other proposal)",
-    file: "lib/payments/settlements.ts",
-    find: "      proposalId: where.proposalId,\n",
-    replace: "",
     test: unit(MARKETPLACE, "a settlement of another proposal of the same job"),
   },
   {
+    id: "accept-the-chain-s-receipt-agrees-with-the-ledger",
     rule: "accept: the chain's receipt agrees with the ledger",
-    file: "lib/payments/payment-proof.ts",
-    find: `  if (!check.ok) {
-    throw paymentRequired(\`the chain's receipt does not show this payment: \${check.reason}\`);
-  }`,
-    replace: "",
     test: unit(MARKETPLACE, "a ledger hash whose receipt is not a transfer of this payment"),
   },
   {
+    id: "accept-the-receipt-is-this-settlement-s-authorization",
     rule: "accept: the receipt is this settlement's authorization",
-    file: "lib/payments/payment-proof.ts",
-    find: "      nonce: settlement.authorizationNonce as Hex,\n",
-    replace: "",
     test: unit(MARKETPLACE, "a ledger hash naming another payment with the same payer"),
   },
-  // Reject.
   {
+    id: "reject-live-settlement",
     rule: "reject: refused with a succeeded settlement",
-    file: "lib/marketplace/proposals.ts",
-    find: REJECT_LIVE_RULE,
-    replace: "    void payment;",
+    replace: "    void payment;\n",
     test: unit(MARKETPLACE, "refuses to reject a paid proposal"),
   },
   {
+    id: "reject-live-settlement",
     rule: "reject: refused with a pending settlement",
-    file: "lib/marketplace/proposals.ts",
-    find: REJECT_LIVE_RULE,
-    replace: "    void payment;",
+    replace: "    void payment;\n",
     test: unit(MARKETPLACE, "refuses to reject a proposal whose payment is still settling"),
   },
-  // Settle.
   {
+    id: "settle-a-used-authorization-on-another-job",
     rule: "settle: a used authorization on another job (replay)",
-    file: "lib/payments/settle.ts",
-    find: `      refusal = same
-        ? { code: "settlement_failed", response: failedResponse(row) }
-        : { code: "authorization_already_used" };`,
-    replace: `      if (same) refusal = { code: "settlement_failed", response: failedResponse(row) };`,
+    replace:
+      '      if (same) refusal = { code: "settlement_failed", response: failedResponse(row) };\n',
     test: unit(SETTLE, "refuses a used authorization sent to another job"),
   },
   {
+    id: "settle-the-same-signature-again-is-an-idempotent-retry",
     rule: "settle: the same signature again is an idempotent retry",
-    file: "lib/payments/settle.ts",
-    find: `      if (same && row.status === "succeeded") return settledOutcome(row);\n`,
-    replace: "",
     test: unit(SETTLE, "the same header again answers the same hash"),
   },
   {
+    id: "settle-a-paid-job-is-refused",
     rule: "settle: a paid job is refused (409 already_paid)",
-    file: "lib/payments/settle.ts",
-    find: `  if (live?.status === "succeeded") {
-    throw settleConflict(
-      "already_paid",
-      \`this job is already paid (txHash \${live.txHash}); accept proposal \${live.proposalId} with that hash\`,
-    );
-  }`,
-    replace: "",
     test: unit(SETTLE, "the same header again answers the same hash"),
   },
   {
+    id: "settle-a-job-that-is-not-open",
     rule: "settle: a job that is not open (409 job_not_open)",
-    file: "lib/payments/settle.ts",
-    find: `  if (!state.allowed) throw settleConflict("job_not_open", state.reason);\n`,
-    replace: "",
     test: unit(SETTLE, "refuses a job that is not open"),
   },
   {
+    id: "settle-the-payer-is-the-poster",
     rule: "settle: the payer is the poster (wrong payer)",
-    file: "lib/payments/settle.ts",
-    find: `  if (!checkRole("pay", { caller: authorization.from, posterAddress: poster }).allowed) {
-    return { code: "wrong_payer" };
-  }`,
-    replace: "",
     test: unit(SETTLE, "a payer who is not the poster"),
   },
   {
+    id: "settle-exactly-the-bid",
     rule: "settle: exactly the bid (underpaid)",
-    file: "lib/payments/settle.ts",
-    find: `  if (authorization.value !== required.amount || accepted.amount !== required.amount) {
-    return {
-      code: "invalid_exact_evm_payload_authorization_value_mismatch",
-      detail: \`this proposal costs exactly \${formatUsdc(atomicToUsdc(BigInt(required.amount)), "plain")} USDC\`,
-    };
-  }`,
-    replace: "",
     test: unit(SETTLE, "refuses a wrong amount with a 402"),
   },
   {
+    id: "settle-the-configured-network",
     rule: "settle: the configured network",
-    file: "lib/payments/settle.ts",
-    find: `  if (accepted.network !== required.network) {
-    return { code: "invalid_network", detail: \`this job is paid on \${required.network}\` };
-  }`,
-    replace: "",
     test: unit(SETTLE, "refuses another network before asking the facilitator"),
   },
   {
+    id: "settle-the-configured-asset",
     rule: "settle: the configured asset",
-    file: "lib/payments/settle.ts",
-    find: `  if (!sameAddress(accepted.asset, required.asset)) {
-    return { code: "wrong_asset", detail: \`the asset is \${required.asset}\` };
-  }`,
-    replace: "",
     test: unit(SETTLE, "refuses another asset before asking the facilitator"),
   },
   {
+    id: "settle-a-malformed-payment-signature-is-400-invalid-payload",
     rule: "settle: a malformed PAYMENT-SIGNATURE is 400 invalid_payload",
-    file: "lib/payments/settle.ts",
-    find: `      if (!(error instanceof WrongX402Version)) throw error;\n`,
-    replace: "",
     test: unit(SETTLE, "answers a malformed header"),
   },
-  // Sign-in and lists.
   {
+    id: "sign-in-an-expired-nonce-is-refused",
     rule: "sign-in: an expired nonce is refused",
-    file: "lib/auth/siwe.ts",
-    find: "    where: { nonce: message.nonce, usedAt: null, expiresAt: { gt: new Date() } },",
-    replace: "    where: { nonce: message.nonce, usedAt: null },",
+    replace: "    where: { nonce: message.nonce, usedAt: null },\n",
     test: unit("lib/auth/siwe.test.ts", "refuses a nonce past its expiry"),
   },
   {
+    id: "lists-the-cursor-breaks-createdat-ties-by-id",
     rule: "lists: the cursor breaks createdAt ties by id",
-    file: "lib/marketplace/pagination.ts",
-    find: "      { createdAt: key.createdAt, id: { [op]: key.id } },\n",
-    replace: "",
     test: unit(MARKETPLACE, "list pages through rows created at the same instant"),
   },
-  // Migrations: two runner processes at once.
   {
+    id: "migrations-the-runner-s-advisory-lock",
     rule: "migrations: the runner's advisory lock",
-    file: "lib/db/migrate.ts",
-    find: `  await session.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_KEY]);\n`,
-    replace: "",
     test: {
       project: "integration",
       file: "tests/db/migrate-processes.test.ts",
@@ -265,11 +182,19 @@ async function main(): Promise<number> {
   const skipped = selected.filter((m) => m.needsPostgres && !process.env.TEST_DATABASE_URL);
   const mutations = selected.filter((m) => !skipped.includes(m));
   const started = Date.now();
-  // Every patch must apply before anything runs.
-  const problems = mutations.flatMap((m) => {
-    const count = fs.readFileSync(path.join(ROOT, m.file), "utf8").split(m.find).length - 1;
-    return count === 1 ? [] : [`${m.rule}: the text to mutate occurs ${count}× in ${m.file}`];
-  });
+  // Every region must be found, once, before anything runs; no marker may lack its entry.
+  const regions = findRegions();
+  const problems = [
+    ...mutations.flatMap((m) => {
+      const found = regions.get(m.id) ?? [];
+      return found.length === 1
+        ? []
+        : [`${m.rule}: marker "mutant: ${m.id}" found ${found.length}×`];
+    }),
+    ...[...regions.keys()]
+      .filter((id) => !MUTATIONS.some((m) => m.id === id))
+      .map((id) => `marker "mutant: ${id}" has no entry in tools/mutations.ts`),
+  ];
   if (problems.length > 0) {
     console.error(problems.join("\n"));
     return 2;
@@ -300,11 +225,12 @@ async function main(): Promise<number> {
     if (baselineOk.includes(false)) return 2;
 
     const rows = await inParallel(copies, mutations, async (workCopy, m) => {
-      const target = path.join(workCopy, m.file);
+      const region = regions.get(m.id)![0]!;
+      const target = path.join(workCopy, region.file);
       const original = fs.readFileSync(target, "utf8");
       let result: RunResult;
       try {
-        fs.writeFileSync(target, original.replace(m.find, m.replace));
+        fs.writeFileSync(target, mutate(original, m));
         result = await runTests(workCopy, m.test.project, m.test.file, [m.test.name]);
       } finally {
         fs.writeFileSync(target, original);
@@ -338,6 +264,29 @@ async function main(): Promise<number> {
   } finally {
     for (const copy of copies) fs.rmSync(copy, { recursive: true, force: true });
   }
+}
+
+const MARKER = /^[ \t]*\/\/ mutant: ([a-z0-9-]+)\n([\s\S]*?)^[ \t]*\/\/ mutant end\n/gm;
+
+/** Every marked region of the product's source, by id: where the rules to delete are. */
+function findRegions(): Map<string, { file: string }[]> {
+  const regions = new Map<string, { file: string }[]>();
+  const files = execLines("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"])
+    .filter((file) => /^(lib|app|server|components)\//.test(file) && /\.tsx?$/.test(file))
+    .filter((file) => fs.existsSync(path.join(ROOT, file)));
+  for (const file of files) {
+    for (const match of fs.readFileSync(path.join(ROOT, file), "utf8").matchAll(MARKER)) {
+      regions.set(match[1]!, [...(regions.get(match[1]!) ?? []), { file }]);
+    }
+  }
+  return regions;
+}
+
+/** The source with the mutation's region replaced (its markers kept). */
+function mutate(source: string, m: Mutation): string {
+  return source.replace(MARKER, (whole, id: string, body: string) =>
+    id === m.id ? whole.replace(body, m.replace ?? "") : whole,
+  );
 }
 
 /** Runs `task` over `items` with one worker per copy; results in the items' order. */

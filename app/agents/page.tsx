@@ -12,7 +12,7 @@ import { firstParam, type SearchParams } from "@/components/search-params";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { getDb } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { listAgents } from "@/lib/marketplace/agents";
 import { categoryOrUndefined } from "@/lib/shared/enums";
 import { listAgentsQuerySchema } from "@/lib/shared/schemas/agents";

@@ -8,11 +8,11 @@ import { sectionOrUndefined } from "@/components/me/sections";
 import { PageHeader } from "@/components/page-header";
 import { firstParam, type SearchParams } from "@/components/search-params";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
-import { loadMyWork, type MyWork } from "@/lib/marketplace/my-work-page";
+import { loadMyWork, type MyWork } from "@/lib/views/my-work-page";
 import { MY_JOB_GROUPS, type MyJobGroup, TRANSACTIONS_SECTION } from "@/lib/shared/schemas/me";
-import { getPublicPaymentConfig } from "@/lib/payments/public-config";
+import { getPublicPaymentConfig } from "@/lib/payments/chain/public-config";
 import { requestTime } from "@/lib/shared/format";
 
 export const metadata: Metadata = { title: "My work" };

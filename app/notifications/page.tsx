@@ -5,7 +5,7 @@ import { MarkReadButton } from "@/components/notifications/mark-read-button";
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
 import { listNotifications } from "@/lib/notifications/notifications";
 import { requestTime } from "@/lib/shared/format";

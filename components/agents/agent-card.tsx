@@ -2,7 +2,7 @@ import Link from "next/link";
 import { pluralize } from "@/lib/shared/format";
 import { CategoryBadge } from "@/components/ui/badges";
 import { RatingStars } from "@/components/ui/rating";
-import type { AgentView } from "@/lib/shared/views";
+import type { AgentView } from "@/lib/shared/view-types";
 import { AgentAvatar } from "./agent-avatar";
 
 export function AgentCard({ agent }: { agent: AgentView }) {

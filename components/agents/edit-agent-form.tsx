@@ -3,11 +3,11 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { FormError, Spinner } from "@/components/forms/fields";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
 import { updateAgentSchema } from "@/lib/shared/schemas/agents";
-import type { AgentView } from "@/lib/shared/views";
+import type { AgentView } from "@/lib/shared/view-types";
 import { AGENT_FIELD_LABELS, AgentProfileFields } from "./agent-profile-fields";
 
 /** The operator's edit form: sends every field as PATCH /api/v1/agents/:id. */

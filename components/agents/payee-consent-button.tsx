@@ -5,7 +5,7 @@ import { Spinner } from "@/components/forms/fields";
 import { useHydrated } from "@/components/forms/use-hydrated";
 import { useWallet } from "@/components/wallet/wallet-context";
 import { WalletIsland } from "@/components/wallet/wallet-island";
-import type { PayeeConsentRequestView } from "@/lib/shared/views";
+import type { PayeeConsentRequestView } from "@/lib/shared/view-types";
 
 // The signing step (wagmi hooks) loads with the wallet, on the first press.
 const PayeeConsentSigner = lazy(() => import("./payee-consent-signer"));

@@ -3,11 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { useAccount, useSignTypedData } from "wagmi";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { Spinner } from "@/components/forms/fields";
 import { sameAddress } from "@/lib/shared/address";
 import { shortAddress } from "@/lib/shared/format";
-import type { PayeeConsentRequestView } from "@/lib/shared/views";
+import type { PayeeConsentRequestView } from "@/lib/shared/view-types";
 
 type Step = { kind: "signing" } | { kind: "sending" } | { kind: "failed"; message: string };
 

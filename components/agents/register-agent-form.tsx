@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { FormError, Spinner } from "@/components/forms/fields";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
 import { createAgentSchema } from "@/lib/shared/schemas/agents";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 
 /** What the disclosure marks read once it is open: the thread, up to the newest shown message. */
 export interface ThreadReadMark {

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { z } from "zod";
-import type { ApiResult } from "./api";
+import type { ApiResult } from "../api-client";
 import { useHydrated } from "./use-hydrated";
 import {
   type FieldErrors,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { capitalize } from "./api";
+import { capitalize } from "../api-client";
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react";
 import { formatBytes } from "@/lib/shared/format";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { FormError, Spinner } from "@/components/forms/fields";
 import { useHydrated } from "@/components/forms/use-hydrated";
 import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { CategoryBadge, StatusBadge, UsdcAmount, VerifiedBadge } from "@/components/ui/badges";
 import { pluralize, timeAgo } from "@/lib/shared/format";
 import { formatUsdc } from "@/lib/shared/money";
-import type { JobView } from "@/lib/shared/views";
+import type { JobView } from "@/lib/shared/view-types";
 
 export function JobCard({ job, proposals, now }: { job: JobView; proposals: number; now: number }) {
   return (

@@ -1,5 +1,5 @@
 import { explorerTxUrl } from "@/lib/shared/explorer";
-import type { PaymentView } from "@/lib/shared/views";
+import type { PaymentView } from "@/lib/shared/view-types";
 
 /** The job's live or latest payment, as the chain and our ledger know it (server component). */
 export function PaymentStatus({ payment }: { payment: PaymentView }) {

@@ -1,4 +1,4 @@
-import type { AgentView, ProposalView, PublicPaymentConfig } from "@/lib/shared/views";
+import type { AgentView, ProposalView, PublicPaymentConfig } from "@/lib/shared/view-types";
 import { PayAcceptButton, RejectButton } from "./job-page/role-actions";
 
 /**

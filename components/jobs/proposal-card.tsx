@@ -5,7 +5,7 @@ import { pluralize, timeAgo } from "@/lib/shared/format";
 import { formatUsdc } from "@/lib/shared/money";
 import { UsdcAmount } from "@/components/ui/badges";
 import { RatingStars } from "@/components/ui/rating";
-import type { AgentView, ProposalView } from "@/lib/shared/views";
+import type { AgentView, ProposalView } from "@/lib/shared/view-types";
 
 const PROPOSAL_STATUS: Record<ProposalView["status"], { label: string; className: string }> = {
   pending: {

@@ -1,6 +1,6 @@
 "use client";
 
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 
 /** Reject a pending proposal, after an explicit confirmation. */

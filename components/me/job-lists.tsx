@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import type { Page } from "@/lib/marketplace/pagination";
+import type { Page } from "@/lib/kernel/pagination";
 import type { MyJobGroup } from "@/lib/shared/schemas/me";
-import type { MyJobView } from "@/lib/shared/views";
+import type { MyJobView } from "@/lib/shared/view-types";
 import { MyJobCard } from "./my-job-card";
 import { WorkSection } from "./work-section";
 

@@ -4,7 +4,7 @@ import { explorerTxUrl } from "@/lib/shared/explorer";
 import { formatDate, pluralize } from "@/lib/shared/format";
 import { formatUsdc } from "@/lib/shared/money";
 import { TRANSACTIONS_SECTION } from "@/lib/shared/schemas/me";
-import type { MyEarningsView, MyTransactionView } from "@/lib/shared/views";
+import type { MyEarningsView, MyTransactionView } from "@/lib/shared/view-types";
 import { WorkSection } from "./work-section";
 
 type Totals = MyEarningsView["spent"];

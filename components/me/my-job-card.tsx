@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { CategoryBadge, StatusBadge, UsdcAmount } from "@/components/ui/badges";
 import { timeAgo } from "@/lib/shared/format";
 import { formatUsdc } from "@/lib/shared/money";
-import type { JobView } from "@/lib/shared/views";
+import type { JobView } from "@/lib/shared/view-types";
 
 /** One of my jobs on /me: what it is, one line of where it stands, and its action in place. */
 export function MyJobCard({

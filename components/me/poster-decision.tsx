@@ -2,9 +2,9 @@ import Link from "next/link";
 import { FinishAcceptance } from "@/components/jobs/finish-acceptance";
 import { ProposalCard } from "@/components/jobs/proposal-card";
 import { posterProposalActions } from "@/components/jobs/poster-proposal-actions";
-import type { PosterDecision } from "@/lib/marketplace/my-work-page";
+import type { PosterDecision } from "@/lib/views/my-work-page";
 import { pluralize } from "@/lib/shared/format";
-import type { JobView, PublicPaymentConfig } from "@/lib/shared/views";
+import type { JobView, PublicPaymentConfig } from "@/lib/shared/view-types";
 
 /**
  * An open job's first pending bids with the buttons the job page offers (Reject, Pay &

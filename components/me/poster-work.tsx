@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { CompleteForm, ReviewForm } from "@/components/jobs/review-forms";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { MyWork, PosterDecision } from "@/lib/marketplace/my-work-page";
-import type { Page } from "@/lib/marketplace/pagination";
+import type { MyWork, PosterDecision } from "@/lib/views/my-work-page";
+import type { Page } from "@/lib/kernel/pagination";
 import { formatDate, pluralize, timeAgo } from "@/lib/shared/format";
 import type { MyJobGroup, MyWorkSection } from "@/lib/shared/schemas/me";
-import type { MyJobView, PublicPaymentConfig } from "@/lib/shared/views";
+import type { MyJobView, PublicPaymentConfig } from "@/lib/shared/view-types";
 import { JobLists } from "./job-lists";
 import { MoneySummary } from "./money-summary";
 import { PosterDecisionPanel } from "./poster-decision";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { Spinner } from "@/components/forms/fields";
 import { useHydrated } from "@/components/forms/use-hydrated";
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { NotificationType } from "@/lib/shared/schemas/notifications";
 import { timeAgo } from "@/lib/shared/format";
-import type { NotificationView } from "@/lib/shared/views";
+import type { NotificationView } from "@/lib/shared/view-types";
 import { MarkReadButton } from "./mark-read-button";
 
 /** What each notification says, before the job's title. */

@@ -3,13 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, Spinner } from "@/components/forms/fields";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { text } from "@/components/forms/validation";
 import { TOKEN_SCOPES } from "@/lib/shared/enums";
 import { LIMITS } from "@/lib/shared/limits";
 import { createTokenSchema } from "@/lib/shared/schemas/tokens";
-import type { CreatedAccessTokenView } from "@/lib/shared/views";
+import type { CreatedAccessTokenView } from "@/lib/shared/view-types";
 import { EXPIRY_CHOICES, SCOPE_DESCRIPTIONS } from "./scopes";
 
 const LABELS = { name: "Name", scopes: "Scopes", expiresInDays: "Expiry" } as const;

@@ -1,6 +1,6 @@
 "use client";
 
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 
 /** Revokes an access token after an explicit confirmation. */

@@ -1,4 +1,4 @@
-import type { AccessTokenView } from "@/lib/shared/views";
+import type { AccessTokenView } from "@/lib/shared/view-types";
 import { RevokeTokenButton } from "./revoke-token-button";
 
 const STATUS_STYLES: Record<AccessTokenView["status"], string> = {

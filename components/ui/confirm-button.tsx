@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useHydrated } from "@/components/forms/use-hydrated";
-import type { ApiResult } from "@/components/forms/api";
+import type { ApiResult } from "@/components/api-client";
 import { Spinner } from "@/components/forms/fields";
 
 /**

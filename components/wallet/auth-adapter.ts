@@ -2,7 +2,7 @@
 // POST /api/auth/logout. The session itself is the HttpOnly cookie the server sets.
 import { createAuthenticationAdapter } from "@rainbow-me/rainbowkit";
 import { createSiweMessage } from "viem/siwe";
-import { api, callApi } from "@/components/forms/api";
+import { api, callApi } from "@/components/api-client";
 
 export function createMarketplaceAuthAdapter(callbacks: {
   onSignedIn(address: string): void;

@@ -4,8 +4,8 @@ import { useState } from "react";
 import { useAccount } from "wagmi";
 import { apiPaths } from "@/lib/shared/api-paths";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
-import { postUndocumented } from "@/components/forms/api";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
+import { postUndocumented } from "@/components/api-client";
 import { useUsdcBalance } from "./use-usdc-balance";
 
 const FAUCET_AMOUNT_USDC = 1_000;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useHydrated } from "@/components/forms/use-hydrated";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { AccountButton, DevWalletBar } from "./lazy";
 import { useWallet } from "./wallet-context";
 import { WalletIsland } from "./wallet-island";

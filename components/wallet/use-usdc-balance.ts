@@ -2,7 +2,7 @@
 
 import { erc20Abi } from "viem";
 import { useReadContract } from "wagmi";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 
 /**
  * The wallet's USDC balance on the settlement network (atomic units), from the wallet tree's

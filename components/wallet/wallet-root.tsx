@@ -8,7 +8,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { createIslandRegistry } from "./island-registry";
 import { WalletTree } from "./lazy";
 import { type WalletControls, WalletContext } from "./wallet-context";

@@ -14,7 +14,7 @@ import {
 } from "react";
 import { createPortal } from "react-dom";
 import { useAccount, WagmiProvider } from "wagmi";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { createWagmiConfig } from "./config";
 import { type IslandRegistry, noIslands } from "./island-registry";
 import { SignInProvider } from "./sign-in-provider";

@@ -2,7 +2,7 @@
 // makes a token live, what revokes it, and whose tokens a wallet sees.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { createTokenSchema } from "@/lib/shared/schemas/tokens";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
 import {

@@ -5,22 +5,16 @@ import type { Db } from "@/lib/db";
 import { ensureWallet } from "@/lib/db/wallets";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import type { AccessToken } from "@/lib/generated/prisma/client";
-import { DomainError, notFound } from "@/lib/errors";
-import { isPossibleId, newId } from "@/lib/marketplace/ids";
-import {
-  afterCursor,
-  decodeCursor,
-  orderBy,
-  type Page,
-  toPage,
-} from "@/lib/marketplace/pagination";
+import { DomainError, notFound } from "@/lib/platform/errors";
+import { isPossibleId, newId } from "@/lib/kernel/ids";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
 import type { TokenScope } from "@/lib/shared/enums";
 import {
   type CreateTokenInput,
   type ListTokensQuery,
   MAX_LIVE_TOKENS_PER_WALLET,
 } from "@/lib/shared/schemas/tokens";
-import type { AccessTokenView, CreatedAccessTokenView } from "@/lib/shared/views";
+import type { AccessTokenView, CreatedAccessTokenView } from "@/lib/shared/view-types";
 
 /**
  * Access tokens: a wallet's credential for programs, `Authorization: Bearer amk_<43 chars>`.

@@ -1,10 +1,10 @@
 import "server-only";
 import type { Address } from "viem";
 import { getDb } from "@/lib/db";
-import { DomainError, unauthenticated } from "@/lib/errors";
+import { DomainError, unauthenticated } from "@/lib/platform/errors";
 import type { TokenScope } from "@/lib/shared/enums";
 import { checkToken } from "./access-tokens";
-import { currentWallet } from "./session";
+import { currentWallet } from "./session-cookie";
 
 /**
  * Who is calling: the one answer for every route (through `route()` in lib/http.ts) and the

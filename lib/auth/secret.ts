@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ConfigError, getConfig } from "@/lib/config";
+import { ConfigError, getConfig } from "@/lib/platform/config";
 
 const DEV_SECRET_FILE = path.join(".data", "session-secret");
 

@@ -3,7 +3,7 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
 import { issueNonce, NONCE_TTL_MS, verifySiwe } from "./siwe";
 

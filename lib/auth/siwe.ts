@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { ethers } from "ethers";
 import { SiweMessage } from "siwe";
 import { type Address, getAddress } from "viem";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import type { Db } from "@/lib/db";
 import { ensureWallet } from "@/lib/db/wallets";
-import { DomainError, invalid, unauthenticated } from "@/lib/errors";
+import { DomainError, invalid, unauthenticated } from "@/lib/platform/errors";
 
 export const NONCE_TTL_MS = 10 * 60 * 1000;
 
@@ -58,7 +58,9 @@ export async function verifySiwe(db: Db, input: VerifySiweInput): Promise<Addres
   }
 
   const burned = await db.siweNonce.updateMany({
+    // mutant: sign-in-an-expired-nonce-is-refused
     where: { nonce: message.nonce, usedAt: null, expiresAt: { gt: new Date() } },
+    // mutant end
     data: { usedAt: new Date() },
   });
   if (burned.count !== 1) {

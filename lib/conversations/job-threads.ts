@@ -1,8 +1,8 @@
 import "server-only";
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import type { AgentView, MessageView } from "@/lib/shared/views";
-import { agentWallets } from "@/lib/marketplace/lifecycle";
+import type { AgentView, MessageView } from "@/lib/shared/view-types";
+import { agentWallets } from "@/lib/kernel/lifecycle";
 import { sideOf } from "./participants";
 import { readThread } from "./threads";
 

@@ -1,7 +1,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { assertScope } from "@/lib/auth/caller";
-import { forbidden } from "@/lib/errors";
-import { operates } from "@/lib/marketplace/lifecycle";
+import { forbidden } from "@/lib/platform/errors";
+import { operates } from "@/lib/kernel/lifecycle";
 import { sameAddress } from "@/lib/shared/address";
 import type { TokenScope } from "@/lib/shared/enums";
 

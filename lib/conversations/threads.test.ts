@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAccount } from "viem";
 import type { Caller } from "@/lib/auth/caller";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { getAgentsByIds, registerAgent } from "@/lib/marketplace/agents";
 import { createJob } from "@/lib/marketplace/jobs";
 import { rejectProposal, submitProposal } from "@/lib/marketplace/proposals";

@@ -1,21 +1,22 @@
 import { type Address, getAddress } from "viem";
 import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
-import { conflict } from "@/lib/errors";
+import { conflict } from "@/lib/platform/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { getAgentRowOrThrow } from "@/lib/marketplace/agents";
-import { getJobRowOrThrow } from "@/lib/marketplace/jobs";
-import { fitPage } from "@/lib/marketplace/pagination";
-import { agentWallets, runWrite } from "@/lib/marketplace/lifecycle";
-import { getProposalRowOrThrow } from "@/lib/marketplace/proposals";
-import { writeNotifications } from "@/lib/notifications/write";
+import { getAgentRowOrThrow } from "@/lib/kernel/rows";
+import { getJobRowOrThrow } from "@/lib/kernel/rows";
+import { fitPage } from "@/lib/kernel/pagination";
+import { agentWallets } from "@/lib/kernel/lifecycle";
+import { runWrite } from "@/lib/kernel/write";
+import { getProposalRowOrThrow } from "@/lib/kernel/rows";
+import { writeNotifications } from "@/lib/kernel/notices";
 import { sameAddress } from "@/lib/shared/address";
 import type {
   ListMessagesQuery,
   MarkThreadReadInput,
   PostMessageInput,
 } from "@/lib/shared/schemas/conversations";
-import type { MessageView, ThreadReadView } from "@/lib/shared/views";
+import type { MessageView, ThreadReadView } from "@/lib/shared/view-types";
 import { assertMayWrite, requireSide, type ThreadParties, type ThreadSide } from "./participants";
 
 /**

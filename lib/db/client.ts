@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { timePool } from "@/lib/server-timing";
+import { timePool } from "@/lib/platform/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
 import type { DbTarget } from "./target";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import { type Db, type OpenDatabase, openDatabase } from "./client";
-import { informedBySelf, listenForCommits } from "@/lib/events/commit-signal";
+import { informedBySelf, listenForCommits } from "./commit-signal";
 import { resolveDbTarget } from "./target";
 
 export type { Db } from "./client";

@@ -61,7 +61,9 @@ export async function migrate(
   migrations: Migration[] = loadMigrations(),
   log: (line: string) => void = () => {},
 ): Promise<MigrateResult> {
+  // mutant: migrations-the-runner-s-advisory-lock
   await session.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_KEY]);
+  // mutant end
   try {
     await session.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,

@@ -5,7 +5,7 @@
 // never skipped by a reader.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAccount } from "viem";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { registerAgent } from "@/lib/marketplace/agents";
 import { createJob } from "@/lib/marketplace/jobs";
 import { rejectProposal, submitProposal } from "@/lib/marketplace/proposals";
@@ -29,10 +29,10 @@ import { feedHead, listEvents, readEvents } from "./feed";
 import {
   EVENTS_LOCK_KEY,
   recordEvent,
-  withEvents,
+  runWrite,
   writeEvents,
   writeInOneStatement,
-} from "./record";
+} from "@/lib/kernel/write";
 
 let market: InProcessMarket;
 let poster: LocalAccount;
@@ -260,7 +260,7 @@ describe("every write announces its event in its own transaction", () => {
   it("an event naming a row that does not exist fails its write, and names the row", async () => {
     const { job } = await jobWithBid(market.db, poster.address, operator.address);
     await expect(
-      withEvents(market.db, async (tx) => {
+      runWrite(market.db, async (tx) => {
         recordEvent(tx, { type: "proposal.rejected", jobId: job.id, proposalId: "prop_nowhere" });
       }),
     ).rejects.toThrow("event proposal.rejected: proposal prop_nowhere not found");
@@ -270,12 +270,12 @@ describe("every write announces its event in its own transaction", () => {
       data: { acceptedProposalId: "prop_gone" },
     });
     await expect(
-      withEvents(market.db, async (tx) => {
+      runWrite(market.db, async (tx) => {
         recordEvent(tx, { type: "job.delivered", jobId: job.id });
       }),
     ).rejects.toThrow("event job.delivered: proposal prop_gone not found");
     await expect(
-      withEvents(market.db, async (tx) => {
+      runWrite(market.db, async (tx) => {
         recordEvent(tx, { type: "job.created", jobId: "job_nowhere" });
       }),
     ).rejects.toThrow("event job.created: job job_nowhere not found");
@@ -299,16 +299,16 @@ describe("every write announces its event in its own transaction", () => {
           },
         ],
       }),
-    ).rejects.toThrow("event proposal.rejected notifies: write it in withEvents()");
+    ).rejects.toThrow("event proposal.rejected notifies: write it in runWrite()");
     expect(await eventsOf(job.id)).toHaveLength(2);
   });
 
   it("an announcement outside runWrite is a programming error, not a lost event", async () => {
     const { job } = await jobWithBid(market.db, poster.address, operator.address);
-    const { transition } = await import("@/lib/marketplace/lifecycle");
+    const { transition } = await import("@/lib/kernel/lifecycle");
     await expect(
       market.db.$transaction((tx) => transition(tx, "accept", job.id, {})),
-    ).rejects.toThrow(/outside withEvents/);
+    ).rejects.toThrow(/outside runWrite/);
     expect((await market.db.job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("open");
   });
 });
@@ -555,7 +555,7 @@ if (TEST_DATABASE_URL) {
       );
       // Rolled back: a hole in the ids, which no reader waits for.
       await expect(
-        withEvents(db, async (tx) => {
+        runWrite(db, async (tx) => {
           await writeEvents(tx, [{ type: "job.created", jobId: jobs[0]!.id }]);
           throw new Error("rolled back");
         }),

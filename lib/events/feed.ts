@@ -1,9 +1,9 @@
 import type { Db } from "@/lib/db";
-import { getConfig } from "@/lib/config";
-import { slotPool } from "@/lib/client-slots";
+import { getConfig } from "@/lib/platform/config";
+import { slotPool } from "@/lib/platform/client-slots";
 import type { Event } from "@/lib/generated/prisma/client";
 import { type EventType, LATEST, type ListEventsQuery } from "@/lib/shared/schemas/events";
-import type { EventData, EventView } from "@/lib/shared/views";
+import type { EventData, EventView } from "@/lib/shared/view-types";
 
 /**
  * The read side of the event feed: GET /api/v1/events pages through events in id order, which

@@ -5,8 +5,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/config";
-import { assertProductionConfig } from "@/lib/startup";
+import { parseEnv } from "@/lib/platform/config";
+import { assertProductionConfig } from "@/lib/api/startup";
 import {
   addressRefusal,
   checkWebhookUrl,

@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
-import { type Env, getConfig } from "@/lib/config";
+import { type Env, getConfig } from "@/lib/platform/config";
 
 /**
  * Where this server may send a webhook (SSRF rules). A URL is checked when it is subscribed

@@ -1,8 +1,8 @@
 import { type Db, getDb } from "@/lib/db";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/platform/config";
 import type { Event, WebhookDelivery, WebhookSubscription } from "@/lib/generated/prisma/client";
-import { newId } from "@/lib/marketplace/ids";
+import { newId } from "@/lib/kernel/ids";
 import { toEventView } from "./feed";
 import { webhookPolicy } from "./outbound";
 import { type AttemptResult, sendWebhook } from "./webhook-http";

@@ -4,7 +4,7 @@
 // test messages, the delivery log, and (on PostgreSQL) two workers delivering each event once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Address } from "viem";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { createJob } from "@/lib/marketplace/jobs";
 import { registerAgent } from "@/lib/marketplace/agents";
 import { submitProposal } from "@/lib/marketplace/proposals";

@@ -3,27 +3,21 @@ import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { ensureWallet } from "@/lib/db/wallets";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
-import { conflict, invalid, notFound } from "@/lib/errors";
+import { conflict, invalid, notFound } from "@/lib/platform/errors";
 import type {
   WebhookAttempt,
   WebhookDelivery,
   WebhookSubscription,
 } from "@/lib/generated/prisma/client";
-import { isPossibleId, newId } from "@/lib/marketplace/ids";
-import {
-  afterCursor,
-  decodeCursor,
-  orderBy,
-  type Page,
-  toPage,
-} from "@/lib/marketplace/pagination";
+import { isPossibleId, newId } from "@/lib/kernel/ids";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
 import type { EventType } from "@/lib/shared/schemas/events";
 import {
   type CreateWebhookInput,
   type ListDeliveriesQuery,
   MAX_WEBHOOKS_PER_WALLET,
 } from "@/lib/shared/schemas/webhooks";
-import type { WebhookDeliveryView, WebhookView } from "@/lib/shared/views";
+import type { WebhookDeliveryView, WebhookView } from "@/lib/shared/view-types";
 import { feedHead } from "./feed";
 import { checkWebhookUrl, OutboundRefusal, webhookPolicy } from "./outbound";
 import { attemptClaimed, leaseSeconds, TEST_EVENT_TYPE } from "./webhook-worker";

@@ -4,8 +4,8 @@
 // bid was made with), while bids made after it pay the new wallet.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalAccount } from "viem";
-import { toPublicError } from "@/lib/errors";
-import { settleJobPayment } from "@/lib/payments/settle";
+import { toPublicError } from "@/lib/platform/errors";
+import { settleJobPayment } from "@/lib/payments/settle/settle";
 import { updateAgentSchema } from "@/lib/shared/schemas/agents";
 import {
   agentInput,

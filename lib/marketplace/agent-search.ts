@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { AgentSort, ListAgentsQuery } from "@/lib/shared/schemas/agents";
 import { agentReputationSql } from "./reputation";
-import { float8, sortedIdPage } from "./sorted-page";
+import { float8, sortedIdPage } from "@/lib/kernel/sorted-page";
 
 /**
  * Agents with their mean rating and completed jobs as the directory sorts them: from the same

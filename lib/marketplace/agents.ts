@@ -1,6 +1,7 @@
+import { getAgentRowOrThrow } from "@/lib/kernel/rows";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
-import { forbidden, notFound } from "@/lib/errors";
+import { forbidden } from "@/lib/platform/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
 import { sameAddress } from "@/lib/shared/address";
 import type {
@@ -8,18 +9,18 @@ import type {
   ListAgentsQuery,
   UpdateAgentInput,
 } from "@/lib/shared/schemas/agents";
-import { isPossibleId, newId } from "./ids";
+import { newId } from "@/lib/kernel/ids";
 import { escapeLike, searchAgentIds } from "./agent-search";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
 import {
   consentToPayee,
   getConsentRequest,
   namePayee,
   replaceConsentRequest,
-} from "./payee-consent";
+} from "@/lib/payments/payees";
 import { agentReputationSql } from "./reputation";
-import { type AgentStats, toAgentView } from "./serialize";
-import type { AgentView } from "@/lib/shared/views";
+import { type AgentStats, toAgentView } from "@/lib/kernel/serialize";
+import type { AgentView } from "@/lib/shared/view-types";
 
 /**
  * The caller becomes the agent's operator. A payee other than the caller's own wallet waits
@@ -111,17 +112,6 @@ export async function consentToAgentPayee(
   const row = await consentToPayee(db, await getAgentRowOrThrow(db, id), signature);
   const stats = await agentStats(db, [row.id]);
   return toAgentView(row, stats.get(row.id) ?? EMPTY_STATS);
-}
-
-export async function findAgentRow(db: Db, id: string): Promise<Agent | null> {
-  if (!isPossibleId(id)) return null;
-  return db.agent.findUnique({ where: { id } });
-}
-
-export async function getAgentRowOrThrow(db: Db, id: string): Promise<Agent> {
-  const row = await findAgentRow(db, id);
-  if (!row) throw notFound(`agent ${id} not found`);
-  return row;
 }
 
 export async function getAgent(db: Db, id: string): Promise<AgentView> {

@@ -1,10 +1,10 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { forbidden, invalid, notFound } from "@/lib/errors";
+import { forbidden, invalid, notFound } from "@/lib/platform/errors";
 import { LIMITS } from "@/lib/shared/limits";
 import { type AttachmentInput } from "@/lib/shared/schemas/jobs";
-import { isPossibleId } from "./ids";
-import { agentWallets, operates } from "./lifecycle";
+import { isPossibleId } from "@/lib/kernel/ids";
+import { agentWallets, operates } from "@/lib/kernel/lifecycle";
 
 export interface DecodedAttachment {
   name: string;
@@ -38,9 +38,11 @@ export function decodeAttachments(inputs: AttachmentInput[]): DecodedAttachment[
       throw invalid(`${label}: decoded size ${data.length} does not match size ${input.size}`);
     }
     total += data.length;
+    // mutant: deliver-10-mib-total-cap
     if (total > LIMITS.attachmentsTotalBytes) {
       throw invalid("attachments may be at most 10 MiB in all");
     }
+    // mutant end
     return { name: input.name, size: input.size, type: input.type, data };
   });
 }

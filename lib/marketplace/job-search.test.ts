@@ -3,7 +3,7 @@
 // inclusive budget bounds, and keyset pages that neither skip nor repeat a job under every
 // sort, with ties in the sort key and in createdAt across page boundaries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import {
   type InProcessMarket,

@@ -5,7 +5,13 @@ import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { JobSort, ListJobsQuery } from "@/lib/shared/schemas/jobs";
-import { bigint, float8, type SortKey, sortedIdPage, sortedIdPageSql } from "./sorted-page";
+import {
+  bigint,
+  float8,
+  type SortKey,
+  sortedIdPage,
+  sortedIdPageSql,
+} from "@/lib/kernel/sorted-page";
 
 type RankedSort = Exclude<JobSort, "newest">;
 

@@ -1,20 +1,20 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import { insertWalletSql, walletVerifiedSql } from "@/lib/db/wallets";
-import { writeInOneStatement } from "@/lib/events/record";
-import { DomainError, notFound } from "@/lib/errors";
+import { writeInOneStatement } from "@/lib/kernel/write";
+import { DomainError, notFound } from "@/lib/platform/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
-import { newId, isPossibleId } from "./ids";
-import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "./job-rows";
+import { newId, isPossibleId } from "@/lib/kernel/ids";
+import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "@/lib/kernel/job-rows";
 import { jobFilters, searchJobIds, searchJobIdsSql } from "./job-search";
-import { ANNOUNCEMENTS } from "./lifecycle";
-import { cachedRead } from "./read-cache";
+import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
+import { cachedRead } from "@/lib/kernel/read-cache";
 import { assertAtLeastMinimum } from "./reputation";
-import { decodeCursor, fitPage, type Page, toPage } from "./pagination";
-import { jobInclude, type JobRow, toJobView } from "./serialize";
-import type { JobView } from "@/lib/shared/views";
+import { decodeCursor, fitPage, type Page, toPage } from "@/lib/kernel/pagination";
+import { type JobRow, toJobView } from "@/lib/kernel/serialize";
+import type { JobView } from "@/lib/shared/view-types";
 
 export function defaultHandle(poster: Address): string {
   return `@${poster.slice(2, 8)}`;
@@ -109,23 +109,6 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
     poster: { verified: answer?.posterVerified === true },
     attachments: [],
   });
-}
-
-export async function findJobRow(
-  db: Db | Prisma.TransactionClient,
-  id: string,
-): Promise<JobRow | null> {
-  if (!isPossibleId(id)) return null;
-  return db.job.findUnique({ where: { id }, include: jobInclude });
-}
-
-export async function getJobRowOrThrow(
-  db: Db | Prisma.TransactionClient,
-  id: string,
-): Promise<JobRow> {
-  const row = await findJobRow(db, id);
-  if (!row) throw notFound(`job ${id} not found`);
-  return row;
 }
 
 /** One job as anyone may see it; served from the read cache while no commit intervened. */

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAccount } from "viem";
 import { mintTestUsdc } from "@/dev/local-chain";
-import { DomainError } from "@/lib/errors";
-import { toErrorResponse } from "@/lib/http";
+import { DomainError } from "@/lib/platform/errors";
+import { toErrorResponse } from "@/lib/api/http";
 import { deliverSchema } from "@/lib/shared/schemas/jobs";
 import {
   agentInput,

@@ -1,20 +1,22 @@
+import { getProposalRowOrThrow } from "@/lib/kernel/rows";
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, isUniqueViolation, notFound } from "@/lib/errors";
-import type { Proposal } from "@/lib/generated/prisma/client";
+import { conflict, isUniqueViolation } from "@/lib/platform/errors";
 import { usdcToAtomic } from "@/lib/shared/money";
-import { liveSettlementForProposal } from "@/lib/payments/settlements";
+import { liveSettlementForProposal } from "@/lib/payments/ledger/settlements";
 import type { CreateProposalInput, ListProposalsQuery } from "@/lib/shared/schemas/proposals";
-import { getAgentRowOrThrow } from "./agents";
-import { isPossibleId, newId } from "./ids";
-import { getJobRowOrThrow } from "./jobs";
-import { agentWallets, announce, authorize, holdState, runWrite } from "./lifecycle";
-import { lockPendingProposal } from "./locks";
-import { payeeConsentPending } from "./payee-consent";
-import { assertAtLeastMinimum, assertNotSelfPayment } from "./reputation";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
-import { toProposalView } from "./serialize";
-import type { ProposalView } from "@/lib/shared/views";
+import { getAgentRowOrThrow } from "@/lib/kernel/rows";
+import { newId } from "@/lib/kernel/ids";
+import { getJobRowOrThrow } from "@/lib/kernel/rows";
+import { agentWallets, announce, authorize, holdState } from "@/lib/kernel/lifecycle";
+import { runWrite } from "@/lib/kernel/write";
+import { lockPendingProposal } from "@/lib/kernel/locks";
+import { payeeConsentPending } from "@/lib/payments/payees";
+import { assertAtLeastMinimum } from "./reputation";
+import { assertNotSelfPayment } from "@/lib/payments/payees";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
+import { toProposalView } from "@/lib/kernel/serialize";
+import type { ProposalView } from "@/lib/shared/view-types";
 
 export async function submitProposal(
   db: Db,
@@ -57,20 +59,6 @@ export async function submitProposal(
   }
 }
 
-export async function getProposalRowOrThrow(
-  db: Db,
-  jobId: string,
-  proposalId: string,
-): Promise<Proposal> {
-  const row = !isPossibleId(proposalId)
-    ? null
-    : await db.proposal.findUnique({ where: { id: proposalId } });
-  // A proposal of another job is as unknown here as a missing one.
-  if (!row || row.jobId !== jobId)
-    throw notFound(`proposal ${proposalId} not found on job ${jobId}`);
-  return row;
-}
-
 export async function listProposals(
   db: Db,
   jobId: string,
@@ -107,6 +95,7 @@ export async function rejectProposal(
       throw conflict("the proposal is not pending");
     }
     const payment = await liveSettlementForProposal(tx, proposalId);
+    // mutant: reject-live-settlement
     if (payment) {
       throw conflict(
         payment.status === "succeeded"
@@ -114,6 +103,7 @@ export async function rejectProposal(
           : "a payment for this proposal is being settled; it cannot be rejected",
       );
     }
+    // mutant end
     await tx.proposal.update({ where: { id: proposalId }, data: { status: "rejected" } });
     announce(tx, "reject", { jobId, proposalId });
     return tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });

@@ -4,7 +4,7 @@
 // the tables, as data from before these rules) must count for nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalAccount } from "viem";
-import { settleJobPayment } from "@/lib/payments/settle";
+import { settleJobPayment } from "@/lib/payments/settle/settle";
 import {
   agentInput,
   consentAsPayee,

@@ -3,10 +3,9 @@
 // jobs. Only real work paid to someone else counts: a succeeded payment of at least the
 // minimum, whose payer is neither the payee nor the agent's operator. Dust and self-dealing
 // buy nothing.
-import { getConfig } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
+import { getConfig } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { sameAddress } from "@/lib/shared/address";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 
 /** The smallest budget or bid (MIN_AMOUNT_USDC), in atomic units. */
@@ -23,20 +22,6 @@ export function assertAtLeastMinimum(field: string, atomic: bigint): void {
     `${field} must be at least ${formatUsdc(atomicToUsdc(minimum), "plain")} USDC`,
     {},
     "amount_below_minimum",
-  );
-}
-
-/** Whether a payment from `payer` to `payee` would move money to its own sender. */
-export const isSelfPayment = (payer: string, payee: string) => sameAddress(payer, payee);
-
-/** 403 `self_payment`: a bid whose agent pays the job's own poster. */
-export function assertNotSelfPayment(poster: string, payee: string): void {
-  if (!isSelfPayment(poster, payee)) return;
-  throw new DomainError(
-    "forbidden",
-    "this agent's payee is the job's poster: a poster cannot pay itself",
-    {},
-    "self_payment",
   );
 }
 

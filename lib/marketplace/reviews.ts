@@ -1,14 +1,15 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, invalid, isUniqueViolation } from "@/lib/errors";
+import { conflict, invalid, isUniqueViolation } from "@/lib/platform/errors";
 import type { CreateReviewInput } from "@/lib/shared/schemas/reviews";
-import { getAgentRowOrThrow } from "./agents";
-import { newId } from "./ids";
-import { getJobRowOrThrow } from "./jobs";
-import { announce, authorize, holdState, runWrite } from "./lifecycle";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
-import { toReviewView } from "./serialize";
-import type { ReviewView } from "@/lib/shared/views";
+import { getAgentRowOrThrow } from "@/lib/kernel/rows";
+import { newId } from "@/lib/kernel/ids";
+import { getJobRowOrThrow } from "@/lib/kernel/rows";
+import { announce, authorize, holdState } from "@/lib/kernel/lifecycle";
+import { runWrite } from "@/lib/kernel/write";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
+import { toReviewView } from "@/lib/kernel/serialize";
+import type { ReviewView } from "@/lib/shared/view-types";
 
 /** A poster's review of the assigned agent while the paid job is in progress. */
 export async function postReview(

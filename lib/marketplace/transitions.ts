@@ -1,16 +1,17 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, forbidden, notFound } from "@/lib/errors";
-import { assertPaidFor } from "@/lib/payments/payment-proof";
+import { conflict, forbidden, notFound } from "@/lib/platform/errors";
+import { assertPaidFor } from "@/lib/payments/ledger/payment-proof";
 import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/shared/schemas/jobs";
 import { decodeAttachments } from "./attachments";
-import { newId } from "./ids";
-import { getJobRowOrThrow } from "./jobs";
-import { agentWallets, announce, authorize, checkRole, runWrite, transition } from "./lifecycle";
-import { getProposalRowOrThrow } from "./proposals";
+import { newId } from "@/lib/kernel/ids";
+import { getJobRowOrThrow } from "@/lib/kernel/rows";
+import { agentWallets, announce, authorize, checkRole, transition } from "@/lib/kernel/lifecycle";
+import { runWrite } from "@/lib/kernel/write";
+import { getProposalRowOrThrow } from "@/lib/kernel/rows";
 import { earnsBadge } from "./reputation";
-import { jobInclude, toJobView } from "./serialize";
-import type { JobView } from "@/lib/shared/views";
+import { jobInclude, toJobView } from "@/lib/kernel/serialize";
+import type { JobView } from "@/lib/shared/view-types";
 
 /**
  * accept: open → in_progress, only with a settlement this server recorded for exactly this

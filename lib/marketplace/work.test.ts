@@ -4,8 +4,8 @@
 // up real settlements on the local chain, per agent and per UTC month.
 import type { LocalAccount } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainError } from "@/lib/errors";
-import { getMyEarnings } from "@/lib/payments/earnings";
+import { DomainError } from "@/lib/platform/errors";
+import { getMyEarnings } from "@/lib/payments/ledger/earnings";
 import { acceptSchema, completeSchema, deliverSchema } from "@/lib/shared/schemas/jobs";
 import {
   MY_JOB_GROUP_NAMES,
@@ -231,7 +231,7 @@ describe("my agents' bids", () => {
     expect(await refused({ agentId: "agent_nope" })).toBe("not_found");
   });
 
-  it("keeps the MCP tool my_work's answer: agents, assigned jobs, pending bids", async () => {
+  it("keeps the MCP tool my_work's answer: posted jobs, agents, assigned jobs, pending bids", async () => {
     const work = await getWork(market.db, operator.address, { limit: 50 });
     expect(work.agents.map((agent) => agent.id)).toEqual([agentId]);
     expect(work.assigned.map((job) => job.title).sort()).toEqual([
@@ -242,7 +242,14 @@ describe("my agents' bids", () => {
     expect(work.bids.every((bid) => bid.proposal.status === "pending")).toBe(true);
     expect(work.bids.map((bid) => bid.job.title)).toContain("bid on");
     const stranger = await getWork(market.db, newWallet().address, { limit: 50 });
-    expect(stranger).toEqual({ agents: [], assigned: [], bids: [] });
+    expect(stranger).toEqual({ posted: [], agents: [], assigned: [], bids: [] });
+    // The poster's own jobs, each with its group, narrowed by status like the assigned ones.
+    const posted = await getWork(market.db, poster.address, { limit: 50 });
+    expect(Object.fromEntries(posted.posted.map((item) => [item.job.id, item.group]))).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([id, groups]) => [id, groups.poster])),
+    );
+    const delivered = await getWork(market.db, poster.address, { status: "delivered", limit: 50 });
+    expect(delivered.posted.map((item) => item.group)).toEqual(["to_confirm"]);
   });
 });
 

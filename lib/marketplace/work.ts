@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { forbidden } from "@/lib/errors";
+import { forbidden } from "@/lib/platform/errors";
 import { sameAddress } from "@/lib/shared/address";
 import {
   MY_JOB_GROUPS,
@@ -11,11 +11,12 @@ import {
 } from "@/lib/shared/schemas/me";
 import type { JobStatus } from "@/lib/shared/enums";
 import type { WorkQuery } from "@/lib/shared/schemas/work";
-import type { MyJobView, MyProposalView, WorkView } from "@/lib/shared/views";
-import { getAgentRowOrThrow, listAgentsOperatedBy, operatedBy } from "./agents";
-import { agentWallets, operates } from "./lifecycle";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "./pagination";
-import { jobInclude, toJobView, toProposalView } from "./serialize";
+import type { MyJobView, MyProposalView, WorkView } from "@/lib/shared/view-types";
+import { listAgentsOperatedBy, operatedBy } from "./agents";
+import { getAgentRowOrThrow } from "@/lib/kernel/rows";
+import { agentWallets, operates } from "@/lib/kernel/lifecycle";
+import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
+import { jobInclude, toJobView, toProposalView } from "@/lib/kernel/serialize";
 
 /**
  * A wallet's own work, read side: its jobs as a poster and the jobs assigned to the agents it

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAccount } from "viem";
 import { postMessage } from "@/lib/conversations/threads";
-import { DomainError } from "@/lib/errors";
-import { writeEvents } from "@/lib/events/record";
+import { DomainError } from "@/lib/platform/errors";
+import { writeEvents } from "@/lib/kernel/write";
 import { registerAgent } from "@/lib/marketplace/agents";
 import { createJob } from "@/lib/marketplace/jobs";
 import { submitProposal } from "@/lib/marketplace/proposals";
@@ -25,7 +25,7 @@ import {
   startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { listNotifications, markNotificationsRead, unreadNotificationCount } from "./notifications";
-import { AUDIENCE, recipientsOf } from "./recipients";
+import { AUDIENCE, recipientsOf } from "@/lib/kernel/notice-recipients";
 
 let market: InProcessMarket;
 let poster: LocalAccount;

@@ -1,13 +1,13 @@
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type {
   ListNotificationsQuery,
   MarkNotificationsReadInput,
   NotificationType,
 } from "@/lib/shared/schemas/notifications";
-import type { MarkedReadView, NotificationView } from "@/lib/shared/views";
+import type { MarkedReadView, NotificationView } from "@/lib/shared/view-types";
 
 /**
  * A wallet's notifications: newest first, the unread count, mark read. A wallet sees only its

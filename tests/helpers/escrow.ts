@@ -24,7 +24,7 @@ import {
   authCaptureEscrowAbi,
 } from "@/dev/escrow";
 import { LOCAL_CHAIN_ID, LOCAL_TOKEN_ADDRESS, LOCAL_TOKEN_EIP712_DOMAIN } from "@/dev/local-chain";
-import { localChain } from "@/lib/payments/local-network";
+import { localChain } from "@/lib/payments/chain/local-network";
 import { testUsdcAbi } from "@/dev/contracts";
 
 export interface PaymentInfo {

@@ -12,10 +12,10 @@ import {
   getPayeeConsentRequest,
   registerAgent,
 } from "@/lib/marketplace/agents";
-import { LOCAL_TOKEN_ADDRESS } from "@/lib/payments/local-network";
+import { LOCAL_TOKEN_ADDRESS } from "@/lib/payments/chain/local-network";
 import { createJob } from "@/lib/marketplace/jobs";
 import { submitProposal } from "@/lib/marketplace/proposals";
-import { settleJobPayment } from "@/lib/payments/settle";
+import { settleJobPayment } from "@/lib/payments/settle/settle";
 import { createAgentSchema } from "@/lib/shared/schemas/agents";
 import { createJobSchema } from "@/lib/shared/schemas/jobs";
 import { createProposalSchema } from "@/lib/shared/schemas/proposals";

@@ -5,7 +5,7 @@
 import { expect } from "vitest";
 import { createPublicClient, getAddress, http, type Hex } from "viem";
 import { LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
-import { usdcAbi } from "@/lib/payments/usdc-abi";
+import { usdcAbi } from "@/lib/payments/chain/usdc-abi";
 
 export interface MoneySnapshot {
   payer: string;

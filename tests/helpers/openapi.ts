@@ -4,7 +4,7 @@
 // and a JSON body must validate against the documented schema.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { apiDocument } from "@/lib/openapi/document";
+import { apiDocument } from "@/lib/api/openapi/document";
 
 type Operation = {
   responses: Record<

@@ -3,7 +3,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402
 import type { PaymentRequired } from "@x402/core/types";
 import { createPublicClient, getAddress, http, type LocalAccount, toHex } from "viem";
 import { testUsdcAbi, transferWithAuthorizationTypes } from "@/dev/contracts";
-import type { EvmAuthorization as Authorization } from "@/lib/payments/payment-header";
+import type { EvmAuthorization as Authorization } from "@/lib/payments/settle/payment-header";
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
 import { type PaymentLimits, x402PayingFetch } from "@/lib/client";
 

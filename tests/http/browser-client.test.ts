@@ -3,7 +3,7 @@
 // from a success, a refusal, an x402 challenge and an unreachable server.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callApi } from "@/components/forms/api";
+import { callApi } from "@/components/api-client";
 import { createMarketplaceClient, signInWithPrivateKey } from "@/lib/client";
 import { registerAgent, signedInClient, submitProposal } from "@/tests/helpers/fixtures";
 import { startTestMarket, type TestMarket } from "@/tests/helpers/market";

@@ -3,7 +3,7 @@
 // must stay free of unexpected errors (failOnServerErrors), since each old 500 also wrote one.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { encodeSortedCursor } from "@/lib/marketplace/pagination";
+import { encodeSortedCursor } from "@/lib/kernel/pagination";
 import { ApiClient } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
 import {

@@ -8,7 +8,7 @@ import pg from "pg";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/platform/client-address";
 import { ApiClient } from "@/tests/helpers/api";
 import { type DbKind, TEST_DATABASE_URL, TEST_REDIS_URL } from "@/tests/helpers/db";
 import {

@@ -4,7 +4,7 @@
 // artifact, complete with a review. The agent must end paid on chain, exactly the bid.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemo } from "@/examples/demo";
-import { apiDocument } from "@/lib/openapi/document";
+import { apiDocument } from "@/lib/api/openapi/document";
 import { usdcToAtomic } from "@/lib/shared/money";
 import { ApiClient } from "@/tests/helpers/api";
 import { startTestMarket, type TestMarket } from "@/tests/helpers/market";

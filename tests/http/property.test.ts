@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { apiDocument } from "@/lib/openapi/document";
+import { apiDocument } from "@/lib/api/openapi/document";
 import { ApiClient } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
 import {

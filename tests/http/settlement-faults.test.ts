@@ -18,7 +18,7 @@ import { FaultProxy, path, rpc } from "@/tests/helpers/fault-proxy";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
 import { localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
-import { usdcAbi } from "@/lib/payments/usdc-abi";
+import { usdcAbi } from "@/lib/payments/chain/usdc-abi";
 import { expectPaidOnceOrNotAtAll, snapshotMoney, tokenOn } from "@/tests/helpers/money";
 import { closeTableForWrites } from "@/tests/helpers/pg-gate";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";

@@ -10,8 +10,8 @@ import { CategoryBadge } from "@/components/ui/badges";
 import { Pagination } from "@/components/ui/pagination";
 import { RatingStars } from "@/components/ui/rating";
 import { getDb } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
-import { currentWallet } from "@/lib/auth/session";
+import { DomainError } from "@/lib/platform/errors";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { canEditAgent, getAgent, getPayeeConsentRequest } from "@/lib/marketplace/agents";
 import { minimumAmountAtomic } from "@/lib/marketplace/reputation";
 import { sameAddress } from "@/lib/shared/address";
@@ -20,7 +20,7 @@ import { PayeeConsentButton } from "@/components/agents/payee-consent-button";
 import type { Db } from "@/lib/db";
 import type { Address } from "viem";
 import { listReviews } from "@/lib/marketplace/reviews";
-import type { AgentView, PayeeConsentRequestView } from "@/lib/shared/views";
+import type { AgentView, PayeeConsentRequestView } from "@/lib/shared/view-types";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 

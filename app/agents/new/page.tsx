@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { RegisterAgentForm } from "@/components/agents/register-agent-form";
 import { PageHeader } from "@/components/page-header";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 
 export const metadata: Metadata = { title: "Register an agent" };
 

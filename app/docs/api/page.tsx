@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { type ApiDocument, ApiReference } from "@/components/docs/api-reference";
-import { apiDocument } from "@/lib/openapi/document";
+import { apiDocument } from "@/lib/api/openapi/document";
 import { apiPaths } from "@/lib/shared/api-paths";
 
 export const metadata: Metadata = { title: "API reference" };

@@ -11,13 +11,13 @@ import { JobReviews } from "@/components/jobs/job-page/job-reviews";
 import { JobSummary } from "@/components/jobs/job-page/job-summary";
 import { JobProgress } from "@/components/jobs/job-progress";
 import { PaymentStatus } from "@/components/jobs/payment-status";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { getJobThreads } from "@/lib/conversations/job-threads";
 import { getDb } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { getJob } from "@/lib/marketplace/jobs";
-import { getJobPageView, type JobPageView } from "@/lib/marketplace/job-view";
-import { getPublicPaymentConfig } from "@/lib/payments/public-config";
+import { getJobPageView, type JobPageView } from "@/lib/views/job-page";
+import { getPublicPaymentConfig } from "@/lib/payments/chain/public-config";
 import { requestTime } from "@/lib/shared/format";
 
 type Params = { params: Promise<{ id: string }> };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PostJobForm } from "@/components/jobs/post-job-form";
 import { PageHeader } from "@/components/page-header";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { defaultHandle } from "@/lib/marketplace/jobs";
 
 export const metadata: Metadata = { title: "Post a job" };

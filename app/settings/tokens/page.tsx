@@ -4,7 +4,7 @@ import { CreateTokenForm } from "@/components/tokens/create-token-form";
 import { TokenList } from "@/components/tokens/token-list";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
 import { listAccessTokens } from "@/lib/auth/access-tokens";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Access tokens" };

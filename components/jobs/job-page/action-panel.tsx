@@ -1,5 +1,5 @@
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
-import type { JobPageView } from "@/lib/marketplace/job-view";
+import type { JobPageView } from "@/lib/views/job-page";
 import { ActionCard } from "./cards";
 import { CompleteForm, DeliverForm, FinishAcceptance, ReviewForm } from "./role-actions";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { JobPageView } from "@/lib/marketplace/job-view";
+import type { JobPageView } from "@/lib/views/job-page";
 import { ProposalForm } from "./role-actions";
 
 export function BidSection({ view }: { view: JobPageView }) {

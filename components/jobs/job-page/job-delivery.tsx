@@ -1,4 +1,4 @@
-import type { JobView } from "@/lib/shared/views";
+import type { JobView } from "@/lib/shared/view-types";
 import { formatBytes, formatDate, pluralize } from "@/lib/shared/format";
 import { apiPaths } from "@/lib/shared/api-paths";
 

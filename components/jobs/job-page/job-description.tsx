@@ -1,4 +1,4 @@
-import type { JobView } from "@/lib/shared/views";
+import type { JobView } from "@/lib/shared/view-types";
 
 export function JobDescription({ job }: { job: JobView }) {
   return (

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { CategoryBadge, StatusBadge, VerifiedBadge } from "@/components/ui/badges";
-import type { JobView } from "@/lib/shared/views";
+import type { JobView } from "@/lib/shared/view-types";
 import { timeAgo } from "@/lib/shared/format";
 
 export function JobHeader({

@@ -1,8 +1,8 @@
 import { ProposalThread } from "@/components/conversations/proposal-thread";
 import { ProposalCard } from "@/components/jobs/proposal-card";
 import type { JobThread } from "@/lib/conversations/job-threads";
-import type { JobPageView } from "@/lib/marketplace/job-view";
-import type { ProposalView, PublicPaymentConfig } from "@/lib/shared/views";
+import type { JobPageView } from "@/lib/views/job-page";
+import type { ProposalView, PublicPaymentConfig } from "@/lib/shared/view-types";
 import { pluralize } from "@/lib/shared/format";
 import { posterProposalActions } from "@/components/jobs/poster-proposal-actions";
 

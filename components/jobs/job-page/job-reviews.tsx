@@ -1,5 +1,5 @@
 import { RatingStars } from "@/components/ui/rating";
-import type { ReviewView } from "@/lib/shared/views";
+import type { ReviewView } from "@/lib/shared/view-types";
 
 export function JobReviews({ reviews }: { reviews: ReviewView[] }) {
   if (reviews.length === 0) return null;

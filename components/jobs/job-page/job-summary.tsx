@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { UsdcAmount } from "@/components/ui/badges";
-import type { AgentView, JobView } from "@/lib/shared/views";
+import type { AgentView, JobView } from "@/lib/shared/view-types";
 import { pluralize, shortAddress } from "@/lib/shared/format";
 import { formatUsdc } from "@/lib/shared/money";
 import { SummaryItem } from "./cards";

@@ -5,7 +5,7 @@ import { lazy, useRef, useState } from "react";
 import { formatUsdc } from "@/lib/shared/money";
 import { Spinner } from "@/components/forms/fields";
 import { useHydrated } from "@/components/forms/use-hydrated";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { useWallet } from "@/components/wallet/wallet-context";
 import { WalletIsland } from "@/components/wallet/wallet-island";
 import type { PayTarget } from "./types";

@@ -1,6 +1,6 @@
 // Every way paying can fail, and the sentence the dialog shows for it, in one place.
 // Pure: no React, no wallet code.
-import { type ApiResult, describeFailure } from "@/components/forms/api";
+import { type ApiResult, describeFailure } from "@/components/api-client";
 
 export interface PayFailure {
   message: string;

@@ -4,7 +4,7 @@ import { useAccount } from "wagmi";
 import { sameAddress } from "@/lib/shared/address";
 import { shortAddress } from "@/lib/shared/format";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { Spinner } from "@/components/forms/fields";
 import { useWallet } from "@/components/wallet/wallet-context";
 import { useUsdcBalance } from "@/components/wallet/use-usdc-balance";

@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useAccount, useConfig, useSwitchChain } from "wagmi";
 import { getWalletClient } from "wagmi/actions";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { describePayError, PayError, withFaucetHint } from "./pay-errors";
 import type { PayTarget } from "./types";
 import {

@@ -6,8 +6,8 @@ import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { sameAddress } from "@/lib/shared/address";
 import { usdcToAtomic } from "@/lib/shared/money";
-import type { PublicPaymentConfig } from "@/lib/shared/views";
-import { api, callApi, describeFailure } from "@/components/forms/api";
+import type { PublicPaymentConfig } from "@/lib/shared/view-types";
+import { api, callApi, describeFailure } from "@/components/api-client";
 import {
   challengeFailure,
   challengeMismatch,

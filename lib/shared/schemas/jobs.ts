@@ -46,10 +46,12 @@ export const attachmentSchema = z.object({
     .number({ error: "attachment size must be a number" })
     .int("attachment size must be a whole number of bytes")
     .min(0, "attachment size must not be negative")
+    // mutant: deliver-5-mib-per-file-cap
     .max(
       LIMITS.attachmentBytes,
       `an attachment may be at most ${LIMITS.attachmentBytes} bytes (5 MiB)`,
     ),
+  // mutant end
   type: z
     .string({ error: "attachment type must be a string" })
     .trim()

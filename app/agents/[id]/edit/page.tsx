@@ -5,9 +5,9 @@ import { connection } from "next/server";
 import { EditAgentForm } from "@/components/agents/edit-agent-form";
 import { PageHeader } from "@/components/page-header";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
-import { currentWallet } from "@/lib/auth/session";
+import { currentWallet } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { canEditAgent, getAgent } from "@/lib/marketplace/agents";
 
 export const metadata: Metadata = { title: "Edit agent" };

@@ -1,9 +1,9 @@
 // POST /api/auth/logout[?all=true]: revokes this session (or every session of its wallet)
 // on the server and clears the cookie.
 import { z } from "zod";
-import { endSession } from "@/lib/auth/session";
-import { unauthenticated } from "@/lib/errors";
-import { ok, otherMethods, route } from "@/lib/http";
+import { endSession } from "@/lib/auth/session-cookie";
+import { unauthenticated } from "@/lib/platform/errors";
+import { ok, otherMethods, route } from "@/lib/api/http";
 
 const logoutQuery = z.object({ all: z.enum(["true", "false"]).optional() });
 

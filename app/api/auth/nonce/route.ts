@@ -1,7 +1,7 @@
 // GET /api/auth/nonce: a single-use SIWE nonce, valid 10 minutes.
 import { issueNonce } from "@/lib/auth/siwe";
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 
 export const GET = route({ rateLimit: "auth" }, async () =>
   ok({ nonce: await issueNonce(await getDb()) }),

@@ -1,8 +1,8 @@
 // POST /api/auth/verify: checks a signed SIWE message and starts a server-side session.
-import { startSession } from "@/lib/auth/session";
+import { startSession } from "@/lib/auth/session-cookie";
 import { verifySiwe } from "@/lib/auth/siwe";
 import { getDb } from "@/lib/db";
-import { allowedSiweDomains, ok, otherMethods, route } from "@/lib/http";
+import { allowedSiweDomains, ok, otherMethods, route } from "@/lib/api/http";
 import { siweVerifySchema } from "@/lib/shared/schemas/auth";
 
 export const POST = route({ rateLimit: "auth" }, async ({ body }) => {

@@ -7,8 +7,8 @@ import { z } from "zod";
 import { ECHO_MAX_BYTES, echoKey, echoResponse, readEcho, storeEcho } from "@/dev/bench-echo";
 import { faucetSchema, requestTestUsdc } from "@/dev/faucet";
 import { assertDevHook, devHookEnabled } from "@/dev/hooks";
-import { DomainError } from "@/lib/errors";
-import { ok, otherMethods, readBody, route } from "@/lib/http";
+import { DomainError } from "@/lib/platform/errors";
+import { ok, otherMethods, readBody, route } from "@/lib/api/http";
 
 type Params = { hook: string };
 

@@ -1,6 +1,6 @@
 // GET /api/v1/agents (category filter, cursor pages) and POST /api/v1/agents (register, session).
 import { getDb } from "@/lib/db";
-import { created, okPage, otherMethods, route } from "@/lib/http";
+import { created, okPage, otherMethods, route } from "@/lib/api/http";
 import { listAgents, registerAgent } from "@/lib/marketplace/agents";
 import { createAgentSchema, listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
 

@@ -1,8 +1,8 @@
 // GET /api/v1/events?after=&types=&category=&jobId=&limit=&wait= (public; long-poll with wait).
-import { addressSubject, requestClientAddress } from "@/lib/client-address";
+import { addressSubject, requestClientAddress } from "@/lib/platform/client-address";
 import { getDb } from "@/lib/db";
 import { readEvents } from "@/lib/events/feed";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { listEventsQuerySchema } from "@/lib/shared/schemas/events";
 
 export const GET = route({}, async ({ req, query }) => {

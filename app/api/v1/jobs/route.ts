@@ -1,6 +1,6 @@
 // GET /api/v1/jobs (filters, cursor pages) and POST /api/v1/jobs (create, session).
 import { getDb } from "@/lib/db";
-import { created, okPage, otherMethods, route } from "@/lib/http";
+import { created, okPage, otherMethods, route } from "@/lib/api/http";
 import { createJob, listJobs } from "@/lib/marketplace/jobs";
 import { createJobSchema, listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 

@@ -1,6 +1,6 @@
 // GET /api/v1/notifications: the caller's notifications, newest first, with the unread count.
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { listNotifications } from "@/lib/notifications/notifications";
 import { listNotificationsQuerySchema } from "@/lib/shared/schemas/notifications";
 

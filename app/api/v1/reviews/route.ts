@@ -1,6 +1,6 @@
 // GET /api/v1/reviews?agentId= and POST /api/v1/reviews (poster only, paid job in progress).
 import { getDb } from "@/lib/db";
-import { created, okPage, otherMethods, route } from "@/lib/http";
+import { created, okPage, otherMethods, route } from "@/lib/api/http";
 import { listReviews, postReview } from "@/lib/marketplace/reviews";
 import { createReviewSchema, listReviewsQuerySchema } from "@/lib/shared/schemas/reviews";
 

@@ -2,7 +2,7 @@
 // one; the secret is in this answer only). Browser sessions only: a token cannot manage tokens.
 import { createAccessToken, listAccessTokens } from "@/lib/auth/access-tokens";
 import { getDb } from "@/lib/db";
-import { ok, okPage, otherMethods, route } from "@/lib/http";
+import { ok, okPage, otherMethods, route } from "@/lib/api/http";
 import { createTokenSchema, listTokensQuerySchema } from "@/lib/shared/schemas/tokens";
 
 export const GET = route({ auth: true }, async ({ wallet, query }) =>

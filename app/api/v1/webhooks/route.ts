@@ -2,7 +2,7 @@
 // signing secret is in this answer only).
 import { getDb } from "@/lib/db";
 import { createWebhook, listWebhooks } from "@/lib/events/webhooks";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { createWebhookSchema } from "@/lib/shared/schemas/webhooks";
 
 export const GET = route({ auth: true, scope: "read" }, async ({ wallet }) =>

@@ -8,9 +8,9 @@ import {
   otherMethods,
   publicUrl,
   route,
-} from "@/lib/http";
-import { claimedPayer } from "@/lib/payments/payment-header";
-import { settleJobPayment } from "@/lib/payments/settle";
+} from "@/lib/api/http";
+import { claimedPayer } from "@/lib/payments/settle/payment-header";
+import { settleJobPayment } from "@/lib/payments/settle/settle";
 import { settleQuerySchema } from "@/lib/shared/schemas/payments";
 
 export const POST = route<{ id: string }>(

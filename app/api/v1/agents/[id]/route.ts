@@ -1,6 +1,6 @@
 // GET /api/v1/agents/:id and PATCH /api/v1/agents/:id (the operator edits the profile).
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { getAgent, updateAgent } from "@/lib/marketplace/agents";
 import { updateAgentSchema } from "@/lib/shared/schemas/agents";
 

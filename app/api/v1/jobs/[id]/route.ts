@@ -1,6 +1,6 @@
 // GET /api/v1/jobs/:id
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { getJob } from "@/lib/marketplace/jobs";
 
 export const GET = route<{ id: string }>({}, async ({ req, params }) =>

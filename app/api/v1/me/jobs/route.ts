@@ -1,7 +1,7 @@
 // GET /api/v1/me/jobs?group=&limit=&cursor= (the caller's jobs, posted or assigned to agents
 // it operates, each with its group; `group` lists one).
 import { getDb } from "@/lib/db";
-import { okPage, otherMethods, route } from "@/lib/http";
+import { okPage, otherMethods, route } from "@/lib/api/http";
 import { listMyJobs } from "@/lib/marketplace/work";
 import { myJobsQuerySchema } from "@/lib/shared/schemas/me";
 

@@ -1,6 +1,6 @@
 // POST /api/v1/notifications/read { ids } | { upTo }: mark the caller's notifications read.
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { markNotificationsRead } from "@/lib/notifications/notifications";
 import { markNotificationsReadSchema } from "@/lib/shared/schemas/notifications";
 

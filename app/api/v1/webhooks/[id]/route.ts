@@ -1,7 +1,7 @@
 // GET /api/v1/webhooks/:id and DELETE /api/v1/webhooks/:id (the wallet's own only).
 import { getDb } from "@/lib/db";
 import { deleteWebhook, getWebhook } from "@/lib/events/webhooks";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 
 export const GET = route<{ id: string }>(
   { auth: true, scope: "read" },

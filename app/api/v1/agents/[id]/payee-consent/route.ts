@@ -1,7 +1,7 @@
 // GET /api/v1/agents/:id/payee-consent (the open request and the typed data to sign: the
 // operator and the named wallet) and POST (the named wallet's signature makes it the payee).
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { consentToAgentPayee, getPayeeConsentRequest } from "@/lib/marketplace/agents";
 import { payeeConsentSchema } from "@/lib/shared/schemas/agents";
 

@@ -1,6 +1,6 @@
 // POST /api/v1/jobs/:id/accept { proposalId, txHash } (poster only, after settlement).
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { acceptProposal } from "@/lib/marketplace/transitions";
 import { acceptSchema } from "@/lib/shared/schemas/jobs";
 

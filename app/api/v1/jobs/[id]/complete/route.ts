@@ -2,7 +2,7 @@
 // the "post" scope, and "review" too when a rating makes it a review.
 import { assertScope } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { completeJob } from "@/lib/marketplace/transitions";
 import { completeSchema } from "@/lib/shared/schemas/jobs";
 

@@ -1,7 +1,7 @@
 // POST /api/v1/jobs/:id/deliver { attachments? } (assigned agent or its operator). Body limit
 // 16 MiB (lib/body-limits.ts, by path).
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { assertMayDeliver, deliverJob } from "@/lib/marketplace/transitions";
 import { deliverSchema } from "@/lib/shared/schemas/jobs";
 

@@ -1,7 +1,7 @@
 // GET /api/v1/jobs/:id/payment: the job's live or latest settlement, or null (public).
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
-import { getJobPayment } from "@/lib/payments/payment-view";
+import { ok, otherMethods, route } from "@/lib/api/http";
+import { getJobPayment } from "@/lib/payments/ledger/payment-view";
 
 export const GET = route<{ id: string }>({}, async ({ params }) =>
   ok(await getJobPayment(await getDb(), params.id)),

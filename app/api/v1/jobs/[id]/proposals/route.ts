@@ -1,6 +1,6 @@
 // GET /api/v1/jobs/:id/proposals (public) and POST (submit a bid, session).
 import { getDb } from "@/lib/db";
-import { created, okPage, otherMethods, route } from "@/lib/http";
+import { created, okPage, otherMethods, route } from "@/lib/api/http";
 import { listProposals, submitProposal } from "@/lib/marketplace/proposals";
 import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 

@@ -1,6 +1,6 @@
 // GET /api/v1/jobs/:id/attachments/:attachmentId: a delivered file, always as a download.
 import { getDb } from "@/lib/db";
-import { otherMethods, route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/api/http";
 import { getAttachmentForDownload } from "@/lib/marketplace/attachments";
 
 export const GET = route<{ id: string; attachmentId: string }>(

@@ -3,7 +3,7 @@
 import { ANY_WRITE_SCOPE } from "@/lib/conversations/participants";
 import { postMessage, readThread } from "@/lib/conversations/threads";
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { listMessagesQuerySchema, postMessageSchema } from "@/lib/shared/schemas/conversations";
 
 type Params = { id: string; proposalId: string };

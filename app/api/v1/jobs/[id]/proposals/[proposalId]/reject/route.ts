@@ -1,6 +1,6 @@
 // POST /api/v1/jobs/:id/proposals/:proposalId/reject (poster only, job open).
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { rejectProposal } from "@/lib/marketplace/proposals";
 
 export const POST = route<{ id: string; proposalId: string }>(

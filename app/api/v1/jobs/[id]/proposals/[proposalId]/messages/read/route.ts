@@ -2,7 +2,7 @@
 // private thread read for the caller (reading it with GET changes nothing).
 import { markThreadRead } from "@/lib/conversations/threads";
 import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/http";
+import { ok, otherMethods, route } from "@/lib/api/http";
 import { markThreadReadSchema } from "@/lib/shared/schemas/conversations";
 
 type Params = { id: string; proposalId: string };

@@ -1,0 +1,82 @@
+// The read cache's rule alone: an answer is served again only while no commit has been noted
+// since it was read, and only while the process is told of every commit. (Over HTTP, with
+// real writes and two servers: tests/http/read-cache.test.ts.)
+import { describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db";
+import { commitGeneration, informedBySelf, noteCommit } from "@/lib/db/commit-signal";
+import { cachedRead } from "./read-cache";
+
+/** The signal and the cache are kept per database object; a fresh object is a fresh database. */
+const newDatabaseKey = () => ({}) as Db;
+
+function counter() {
+  let reads = 0;
+  return async () => ({ read: ++reads });
+}
+
+describe("cachedRead", () => {
+  it("reads every time while the process is not told of every commit", async () => {
+    const db = newDatabaseKey();
+    const read = counter();
+    expect(commitGeneration(db)).toBeUndefined();
+    expect(await cachedRead(db, "k", read)).toEqual({ read: 1 });
+    expect(await cachedRead(db, "k", read)).toEqual({ read: 2 });
+  });
+
+  it("serves the same answer until a commit is noted, then reads again", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    const read = counter();
+    const first = await cachedRead(db, "k", read);
+    expect(await cachedRead(db, "k", read)).toBe(first);
+    expect(await cachedRead(db, "other", read)).toEqual({ read: 2 });
+    noteCommit(db);
+    expect(await cachedRead(db, "k", read)).toEqual({ read: 3 });
+    expect(await cachedRead(db, "k", read)).toEqual({ read: 3 });
+  });
+
+  it("does not keep an answer whose read overlapped a commit", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    let reads = 0;
+    const answer = await cachedRead(db, "k", async () => {
+      reads += 1;
+      noteCommit(db); // a write committed while the read ran: its answer may predate it
+      return { read: reads };
+    });
+    expect(answer).toEqual({ read: 1 });
+    expect(await cachedRead(db, "k", async () => ({ read: ++reads }))).toEqual({ read: 2 });
+  });
+
+  it("keeps nothing for a read that failed", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    await expect(
+      cachedRead(db, "k", async () => {
+        throw new Error("no such job");
+      }),
+    ).rejects.toThrow("no such job");
+    expect(await cachedRead(db, "k", async () => "found")).toBe("found");
+  });
+
+  it("keeps databases apart", async () => {
+    const [a, b] = [newDatabaseKey(), newDatabaseKey()];
+    informedBySelf(a);
+    informedBySelf(b);
+    await cachedRead(a, "k", async () => "a");
+    expect(await cachedRead(b, "k", async () => "b")).toBe("b");
+    noteCommit(b);
+    expect(await cachedRead(a, "k", async () => "a again")).toBe("a");
+  });
+
+  it("holds at most 32 MiB of answers: past it, it starts over", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    const page = (n: number) => async () => ({ n, text: "x".repeat(3 * 1024 * 1024) });
+    for (let n = 0; n < 10; n++) await cachedRead(db, `page-${n}`, page(n));
+    // Ten pages of 3 MiB fit (30 MiB); the eleventh starts a fresh cache.
+    expect(await cachedRead(db, "page-0", page(100))).toEqual(expect.objectContaining({ n: 0 }));
+    await cachedRead(db, "page-10", page(10));
+    expect(await cachedRead(db, "page-0", page(100))).toEqual(expect.objectContaining({ n: 100 }));
+  });
+});

@@ -1,0 +1,66 @@
+import { getConfig } from "@/lib/platform/config";
+import type { Db } from "@/lib/db";
+import { commitGeneration } from "@/lib/db/commit-signal";
+import { jsonBytesAtMost } from "./pagination";
+
+/**
+ * A short-lived cache for the hottest public reads (the first page of a job list per filter,
+ * one job): an answer is served again only while no commit has been noted since it was read
+ * (lib/events/commit-signal.ts), and at most READ_CACHE_SECONDS after. Any commit drops every entry:
+ * a transition changes a job's place in many lists at once, and writes are rare beside reads.
+ * Answers are shared between requests, so callers must not change them.
+ */
+/**
+ * Bounds on memory whatever filters clients send: entries are whole pages (usually tens of
+ * KB, up to LIMITS.pageBytes each), so both their number and their JSON size are bounded.
+ */
+const MAX_ENTRIES = 200;
+const MAX_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  readAt: number;
+  value: unknown;
+  bytes: number;
+}
+
+/** One per database (in-process tests open many): the entries of one generation. */
+interface Cache {
+  generation: number;
+  entries: Map<string, Entry>;
+  bytes: number;
+}
+
+// Shared by every copy of this module (Next.js may evaluate it once per bundle), as the
+// commit signal is.
+const shared = globalThis as typeof globalThis & { __readCaches?: WeakMap<Db, Cache> };
+const caches = (shared.__readCaches ??= new WeakMap());
+
+export async function cachedRead<T>(db: Db, key: string, read: () => Promise<T>): Promise<T> {
+  const maxAgeMs = getConfig().READ_CACHE_SECONDS * 1000;
+  const generation = commitGeneration(db);
+  if (generation === undefined || maxAgeMs === 0) return read();
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = { generation, entries: new Map(), bytes: 0 }));
+  if (cache.generation !== generation) {
+    cache.generation = generation;
+    cache.entries.clear();
+    cache.bytes = 0;
+  }
+  const now = Date.now();
+  const entry = cache.entries.get(key);
+  if (entry && now - entry.readAt < maxAgeMs) return entry.value as T;
+  const value = await read();
+  // Read under `generation`: worth keeping only if no commit was noted while it ran.
+  if (commitGeneration(db) === generation && cache.generation === generation) {
+    const bytes = jsonBytesAtMost(value);
+    const stale = cache.entries.get(key);
+    if (stale) cache.bytes -= stale.bytes;
+    if (cache.entries.size >= MAX_ENTRIES || cache.bytes + bytes > MAX_BYTES) {
+      cache.entries.clear();
+      cache.bytes = 0;
+    }
+    cache.entries.set(key, { readAt: now, value, bytes });
+    cache.bytes += bytes;
+  }
+  return value;
+}

@@ -1,0 +1,123 @@
+import { type Address, getAddress } from "viem";
+import type {
+  Agent,
+  Attachment,
+  Job,
+  Proposal,
+  Review,
+  Wallet,
+} from "@/lib/generated/prisma/client";
+import { atomicToUsdc } from "@/lib/shared/money";
+import type { AgentView, JobView, ProposalView, ReviewView } from "@/lib/shared/view-types";
+
+/** Database rows → API JSON, in one place: money as numbers, addresses checksummed. */
+
+export type JobRow = Job & {
+  poster: Pick<Wallet, "verified">;
+  attachments: Pick<Attachment, "id" | "name" | "size" | "type">[];
+};
+
+export const jobInclude = {
+  poster: { select: { verified: true } },
+  attachments: {
+    select: { id: true, name: true, size: true, type: true },
+    orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }],
+  },
+};
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/**
+ * EIP-55 checksumming hashes the address (keccak-256), for every row of every list. Few distinct addresses recur across rows, so the answers are remembered
+ * (bounded: the map is dropped whole when full, which costs only recomputation).
+ */
+const checksums = new Map<string, Address>();
+const CHECKSUMS_KEPT = 10_000;
+
+function checksum(address: string): Address {
+  let known = checksums.get(address);
+  if (known === undefined) {
+    known = getAddress(address);
+    if (checksums.size >= CHECKSUMS_KEPT) checksums.clear();
+    checksums.set(address, known);
+  }
+  return known;
+}
+
+export function toJobView(row: JobRow): JobView {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    budgetUsdc: atomicToUsdc(row.budgetAtomic),
+    timelineDays: row.timelineDays,
+    requirements: row.requirements,
+    handle: row.handle,
+    status: row.status,
+    posterAddress: checksum(row.posterAddress),
+    posterVerified: row.poster.verified,
+    assignedAgentId: row.assignedAgentId,
+    acceptedProposalId: row.acceptedProposalId,
+    paymentTxHash: row.paymentTxHash,
+    attachments: row.attachments.map(({ id, name, size, type }) => ({ id, name, size, type })),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    deliveredAt: iso(row.deliveredAt),
+    completedAt: iso(row.completedAt),
+  };
+}
+
+export function toProposalView(row: Proposal): ProposalView {
+  return {
+    id: row.id,
+    jobId: row.jobId,
+    agentId: row.agentId,
+    bidUsdc: atomicToUsdc(row.bidAtomic),
+    etaDays: row.etaDays,
+    message: row.message,
+    payeeAddress: checksum(row.payeeAddress),
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export interface AgentStats {
+  ratingSum: number;
+  reviewCount: number;
+  completedJobs: number;
+  /** Distinct posters whose payments count. */
+  payers: number;
+  paidAtomic: bigint;
+}
+
+export function toAgentView(row: Agent, stats: AgentStats): AgentView {
+  const mean = stats.reviewCount > 0 ? stats.ratingSum / stats.reviewCount : 0;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    rating: Math.round(mean * 100) / 100,
+    reviewCount: stats.reviewCount,
+    walletAddress: row.walletAddress === null ? null : checksum(row.walletAddress),
+    payeeConsentPending: row.pendingWalletAddress !== null,
+    operatorAddress: checksum(row.operatorAddress),
+    categories: row.categories,
+    completedJobs: stats.completedJobs,
+    paidByPosters: stats.payers,
+    totalPaidUsdc: atomicToUsdc(BigInt(stats.paidAtomic)),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toReviewView(row: Review): ReviewView {
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    jobId: row.jobId,
+    reviewerAddress: checksum(row.reviewerAddress),
+    rating: row.rating,
+    comment: row.comment,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,190 @@
+// Where settlements happen: the local chain (development, tests) or Base mainnet.
+// `resolveSettlementNetwork` is pure (config in, description out) so it is unit-tested; the
+// rest of the code calls `getSettlementNetwork()`.
+import "server-only";
+import { getAddress, type Address, type Chain, type Hex } from "viem";
+import { base } from "viem/chains";
+import { ConfigError, getConfig, type Env } from "@/lib/platform/config";
+import { usdcToAtomic, USDC_DECIMALS } from "@/lib/shared/money";
+import { privateKeyToAccount } from "viem/accounts";
+import {
+  DEFAULT_LOCAL_RPC_URL,
+  LOCAL_NETWORK,
+  LOCAL_TOKEN_ADDRESS,
+  LOCAL_TOKEN_EIP712_DOMAIN,
+  localChain,
+  PUBLIC_TEST_ADDRESSES,
+} from "./local-network";
+import { BASE_PUBLIC_RPC_URL } from "./browser-rpc";
+
+export const BASE_NETWORK = "eip155:8453" as const;
+/** Circle's USDC on Base mainnet. */
+export const BASE_USDC_ADDRESS: Address = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+export const BASE_USDC_EIP712_DOMAIN = { name: "USD Coin", version: "2" } as const;
+/** Used for reads when BASE_RPC_URL is not set (rate-limited public endpoint). */
+/** Coinbase's hosted facilitator (what @coinbase/x402's createFacilitatorConfig points to). */
+export const CDP_FACILITATOR_URL = "https://api.cdp.coinbase.com/platform/v2/x402";
+
+export type SettlementFacilitator =
+  | { kind: "self-hosted"; privateKey: Hex; confirmationTimeoutMs: number }
+  | { kind: "http"; url: string; cdpAuth: boolean; secret?: string };
+
+export interface SettlementNetwork {
+  name: "local" | "base";
+  /** CAIP-2 id, as in x402 PaymentRequirements.network. */
+  network: typeof LOCAL_NETWORK | typeof BASE_NETWORK;
+  chain: Chain;
+  rpcUrl: string;
+  /** The USDC token (checksummed). */
+  asset: Address;
+  /** The token's EIP-712 domain: PaymentRequirements.extra { name, version }. */
+  eip712Domain: { name: string; version: string };
+  decimals: 6;
+  /**
+   * Blocks behind the head at which the chain's state counts as final for freeing a
+   * settlement slot (a reorg shallower than this cannot bring back a transfer).
+   */
+  finalityBlocks: number;
+  facilitator: SettlementFacilitator;
+}
+
+type NetworkEnv = Pick<
+  Env,
+  | "SETTLEMENT_NETWORK"
+  | "CHAIN_RPC_URL"
+  | "BASE_RPC_URL"
+  | "X402_FACILITATOR_URL"
+  | "CDP_API_KEY_ID"
+  | "CDP_API_KEY_SECRET"
+  | "FACILITATOR_PRIVATE_KEY"
+  | "FACILITATOR_SECRET"
+  | "SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS"
+  | "LOCAL_TOKEN_ADDRESS"
+>;
+
+/**
+ * Local: RPC CHAIN_RPC_URL (default http://127.0.0.1:8545), TestUSDC at its deterministic
+ * address (or LOCAL_TOKEN_ADDRESS), facilitator in-process with FACILITATOR_PRIVATE_KEY
+ * (default: ganache account 1), or over HTTP when X402_FACILITATOR_URL is set.
+ *
+ * Base: USDC, RPC BASE_RPC_URL, and a facilitator, first match wins:
+ *   X402_FACILITATOR_URL (CDP auth headers when both CDP keys are set);
+ *   CDP_API_KEY_ID + CDP_API_KEY_SECRET alone: Coinbase's hosted facilitator;
+ *   FACILITATOR_PRIVATE_KEY + BASE_RPC_URL: in-process facilitator paying gas on Base.
+ * Throws ConfigError with what is missing.
+ */
+export function resolveSettlementNetwork(env: NetworkEnv): SettlementNetwork {
+  const hasCdpId = env.CDP_API_KEY_ID !== undefined;
+  const hasCdpSecret = env.CDP_API_KEY_SECRET !== undefined;
+  if (hasCdpId !== hasCdpSecret) {
+    throw new ConfigError(
+      "CDP_API_KEY_ID and CDP_API_KEY_SECRET must be set together (or neither).",
+    );
+  }
+  const cdpAuth = hasCdpId && hasCdpSecret;
+
+  if (env.SETTLEMENT_NETWORK === "local") {
+    const rpcUrl = env.CHAIN_RPC_URL ?? DEFAULT_LOCAL_RPC_URL;
+    return {
+      name: "local",
+      network: LOCAL_NETWORK,
+      chain: localChain(rpcUrl),
+      rpcUrl,
+      asset: getAddress(env.LOCAL_TOKEN_ADDRESS ?? LOCAL_TOKEN_ADDRESS),
+      eip712Domain: { ...LOCAL_TOKEN_EIP712_DOMAIN },
+      decimals: USDC_DECIMALS as 6,
+      finalityBlocks: 0,
+      facilitator: env.X402_FACILITATOR_URL
+        ? httpFacilitator(env, env.X402_FACILITATOR_URL, cdpAuth)
+        : {
+            kind: "self-hosted",
+            privateKey: requiredKey(env, "local"),
+            confirmationTimeoutMs: (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? 20) * 1000,
+          },
+    };
+  }
+
+  const facilitator = resolveBaseFacilitator(env, cdpAuth);
+  const rpcUrl = env.BASE_RPC_URL ?? BASE_PUBLIC_RPC_URL;
+  return {
+    name: "base",
+    network: BASE_NETWORK,
+    chain: { ...base, rpcUrls: { default: { http: [rpcUrl] } } },
+    rpcUrl,
+    asset: BASE_USDC_ADDRESS,
+    eip712Domain: { ...BASE_USDC_EIP712_DOMAIN },
+    decimals: USDC_DECIMALS as 6,
+    finalityBlocks: 5,
+    facilitator,
+  };
+}
+
+/** The self-hosted facilitator's gas key (npm run dev, npm start and the tests set the local chain's). */
+function requiredKey(env: NetworkEnv, network: "local" | "base"): Hex {
+  if (!env.FACILITATOR_PRIVATE_KEY) {
+    throw new ConfigError(
+      `SETTLEMENT_NETWORK=${network} with the facilitator in this process needs FACILITATOR_PRIVATE_KEY ` +
+        "(its account pays the settlements' gas), or X402_FACILITATOR_URL for a facilitator service.",
+    );
+  }
+  return env.FACILITATOR_PRIVATE_KEY as Hex;
+}
+
+function httpFacilitator(env: NetworkEnv, url: string, cdpAuth: boolean): SettlementFacilitator {
+  return {
+    kind: "http",
+    url,
+    cdpAuth,
+    ...(env.FACILITATOR_SECRET ? { secret: env.FACILITATOR_SECRET } : {}),
+  };
+}
+
+function resolveBaseFacilitator(env: NetworkEnv, cdpAuth: boolean): SettlementFacilitator {
+  if (env.X402_FACILITATOR_URL) return httpFacilitator(env, env.X402_FACILITATOR_URL, cdpAuth);
+  if (cdpAuth) return { kind: "http", url: CDP_FACILITATOR_URL, cdpAuth: true };
+  if (env.FACILITATOR_PRIVATE_KEY) {
+    const key = requiredKey(env, "base");
+    if ((PUBLIC_TEST_ADDRESSES as readonly string[]).includes(privateKeyToAccount(key).address)) {
+      throw new ConfigError(
+        "FACILITATOR_PRIVATE_KEY is one of ganache's public test keys: refused with SETTLEMENT_NETWORK=base.",
+      );
+    }
+    if (!env.BASE_RPC_URL) {
+      throw new ConfigError(
+        "SETTLEMENT_NETWORK=base with FACILITATOR_PRIVATE_KEY (self-hosted facilitator) also needs BASE_RPC_URL.",
+      );
+    }
+    return {
+      kind: "self-hosted",
+      privateKey: key,
+      confirmationTimeoutMs: (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? 60) * 1000,
+    };
+  }
+  throw new ConfigError(
+    "SETTLEMENT_NETWORK=base needs a facilitator: set X402_FACILITATOR_URL, or CDP_API_KEY_ID and " +
+      "CDP_API_KEY_SECRET (Coinbase's facilitator), or BASE_RPC_URL and FACILITATOR_PRIVATE_KEY " +
+      "(self-hosted; that account pays the gas).",
+  );
+}
+
+/** The configured network, resolved once per process. */
+export function getSettlementNetwork(): SettlementNetwork {
+  const cache = globalThis as typeof globalThis & { __settlementNetwork?: SettlementNetwork };
+  cache.__settlementNetwork ??= resolveSettlementNetwork(getConfig());
+  return cache.__settlementNetwork;
+}
+
+/**
+ * A USDC amount as x402 wants it in `accepts[].price` / requirements: atomic units as a decimal
+ * string, the token, and its EIP-712 domain in `extra`.
+ */
+export function toAssetAmount(
+  settlement: Pick<SettlementNetwork, "asset" | "eip712Domain">,
+  amountUsdc: number,
+): { asset: Address; amount: string; extra: { name: string; version: string } } {
+  return {
+    asset: settlement.asset,
+    amount: usdcToAtomic(amountUsdc).toString(),
+    extra: { ...settlement.eip712Domain },
+  };
+}

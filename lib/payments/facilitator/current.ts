@@ -1,0 +1,54 @@
+// The facilitator this app server settles through, created once per process from the
+// configuration: our own key in this process (`npm run dev`, one server), or a facilitator
+// over HTTP (our `npm run facilitator` service beside N app servers, or a hosted one).
+import "server-only";
+import { getConfig } from "@/lib/platform/config";
+import { getDb } from "@/lib/db";
+import {
+  createHttpFacilitator,
+  createSelfHostedFacilitator,
+  type FacilitatorClient,
+  type SettlementBroadcast,
+} from "./facilitators";
+import { getSettlementNetwork } from "../chain/network";
+import { recordSettlementTxHash } from "../ledger/settlements";
+
+export function getFacilitator(): FacilitatorClient {
+  const cache = globalThis as typeof globalThis & { __x402Facilitator?: FacilitatorClient };
+  cache.__x402Facilitator ??= createConfiguredFacilitator();
+  return cache.__x402Facilitator;
+}
+
+function createConfiguredFacilitator(): FacilitatorClient {
+  const network = getSettlementNetwork();
+  const config = network.facilitator;
+  if (config.kind === "http") {
+    const { CDP_API_KEY_ID, CDP_API_KEY_SECRET } = getConfig();
+    return createHttpFacilitator({
+      url: config.url,
+      secret: config.secret,
+      timeoutMs: getConfig().FACILITATOR_TIMEOUT_SECONDS * 1000,
+      cdpKeys:
+        config.cdpAuth && CDP_API_KEY_ID && CDP_API_KEY_SECRET
+          ? { apiKeyId: CDP_API_KEY_ID, apiKeySecret: CDP_API_KEY_SECRET }
+          : undefined,
+    });
+  }
+  return createSelfHostedFacilitator(network, {
+    privateKey: config.privateKey,
+    confirmationTimeoutMs: config.confirmationTimeoutMs,
+    onBroadcast: recordBroadcast,
+  });
+}
+
+/**
+ * The hash goes into the ledger before the transaction is broadcast. Best effort: should the
+ * write fail, the transfer is still found later from the token's logs.
+ */
+async function recordBroadcast(broadcast: SettlementBroadcast): Promise<void> {
+  await recordSettlementTxHash(
+    await getDb(),
+    { payer: broadcast.authorizer, authorizationNonce: broadcast.authorizationNonce },
+    broadcast.txHash,
+  );
+}

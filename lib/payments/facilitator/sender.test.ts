@@ -1,0 +1,141 @@
+// The facilitator's serial sender against a real ganache: many concurrent sends from one key,
+// a nonce taken behind its back (a second process with the key), a paused chain (whose
+// "pending" count ignores queued transactions) and a chain reset that drops them.
+import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestChain, type TestChain } from "@/tests/helpers/chain";
+import { GANACHE_PRIVATE_KEYS, localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
+import { SerialSender } from "./sender";
+import { usdcAbi } from "../chain/usdc-abi";
+
+let chain: TestChain;
+const account = privateKeyToAccount(GANACHE_PRIVATE_KEYS[5]);
+
+beforeAll(async () => {
+  chain = await startTestChain();
+});
+
+afterAll(async () => {
+  await chain?.stop();
+});
+
+function client() {
+  return createPublicClient({
+    chain: localChain(chain.rpcUrl),
+    transport: http(chain.rpcUrl, { retryCount: 0 }),
+    pollingInterval: 50,
+  });
+}
+
+function newSender() {
+  return new SerialSender({ account, client: client(), chainId: 31337, retryDelayMs: 20 });
+}
+
+/** A harmless call: balanceOf as a transaction (it succeeds and changes nothing). */
+const call = (n: number) => ({
+  to: LOCAL_TOKEN_ADDRESS,
+  data: encodeFunctionData({
+    abi: usdcAbi,
+    functionName: "balanceOf",
+    args: [`0x${n.toString(16).padStart(40, "0")}`],
+  }),
+});
+
+async function nonceOf(hash: Hex) {
+  return (await client().getTransaction({ hash })).nonce;
+}
+
+async function mined(hashes: Hex[]) {
+  const receipts = await Promise.all(
+    hashes.map((hash) => client().waitForTransactionReceipt({ hash, timeout: 20_000 })),
+  );
+  return receipts.map((receipt) => receipt.status);
+}
+
+describe("the serial settlement sender", () => {
+  it("sends 40 concurrent transactions from one key with consecutive nonces, all mined", async () => {
+    const sender = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    const hashes = await Promise.all(Array.from({ length: 40 }, (_, i) => sender.send(call(i))));
+    expect(new Set(hashes).size).toBe(40);
+    const nonces = await Promise.all(hashes.map(nonceOf));
+    expect([...nonces].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => start + i),
+    );
+    expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+  });
+
+  it("takes the next nonce when another process used this one (no refusal)", async () => {
+    const sender = newSender();
+    await sender.send(call(1));
+    // A second process with the same key sends behind the sender's back.
+    const other = createWalletClient({
+      account,
+      chain: localChain(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+    });
+    const theirs = await other.sendTransaction({ ...call(2) });
+    const ours = await sender.send(call(3));
+    expect(await nonceOf(ours)).toBe((await nonceOf(theirs)) + 1);
+    expect(await mined([ours])).toEqual(["success"]);
+  });
+
+  it("keeps counting while the chain holds its transactions unmined, then all land", async () => {
+    const sender = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    await chain.pauseMining();
+    let hashes: Hex[];
+    try {
+      hashes = [];
+      for (let i = 0; i < 5; i++) hashes.push(await sender.send(call(i)));
+      // Whatever the node's "pending" count says, the sender must not reuse their nonces.
+      expect(await Promise.all(hashes.map(nonceOf))).toEqual([0, 1, 2, 3, 4].map((i) => start + i));
+    } finally {
+      await chain.resumeMining();
+    }
+    expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+  });
+
+  it("reuses the nonces of transactions the chain dropped (a reset), so later ones land", async () => {
+    const sender = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    const snapshot = await chain.snapshot();
+    await chain.pauseMining();
+    await sender.send(call(1));
+    await sender.send(call(2));
+    await chain.revert(snapshot);
+    await chain.resumeMining();
+    const after = await sender.send(call(3));
+    expect(await nonceOf(after)).toBe(start);
+    expect(await mined([after])).toEqual(["success"]);
+  });
+
+  it("refuses a transaction that would revert without broadcasting it", async () => {
+    const sender = newSender();
+    const before = await client().getTransactionCount({ address: account.address });
+    const reverting = {
+      to: LOCAL_TOKEN_ADDRESS,
+      data: encodeFunctionData({
+        abi: [
+          {
+            type: "function",
+            name: "transfer",
+            stateMutability: "nonpayable",
+            inputs: [
+              { name: "to", type: "address" },
+              { name: "value", type: "uint256" },
+            ],
+            outputs: [{ type: "bool" }],
+          },
+        ],
+        functionName: "transfer",
+        args: [account.address, 10n ** 30n],
+      }),
+    };
+    await expect(sender.send(reverting)).rejects.toThrow(/revert/i);
+    expect(await client().getTransactionCount({ address: account.address })).toBe(before);
+    // The queue goes on after a refusal.
+    expect(await mined([await sender.send(call(9))])).toEqual(["success"]);
+  });
+});
