@@ -33,7 +33,7 @@ export function storeEcho(key: EchoKey, bytes: Uint8Array): void {
 
 export function readEcho(key: EchoKey): Uint8Array {
   const bytes = echoes().get(key);
-  if (!bytes) throw notFound(`nothing stored under ${key}; POST the bytes first`);
+  if (!bytes) throw notFound("not_found", `nothing stored under ${key}; POST the bytes first`);
   return bytes;
 }
 

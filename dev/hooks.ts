@@ -19,6 +19,6 @@ export function devHookEnabled(hook: string): hook is DevHook {
 }
 
 export function assertDevHook(hook: string): DevHook {
-  if (!devHookEnabled(hook)) throw notFound("no such API endpoint");
+  if (!devHookEnabled(hook)) throw notFound("not_found", "no such API endpoint");
   return hook;
 }

@@ -20,6 +20,7 @@ import { formatBytes } from "@/lib/shared/format";
 import { CLIENT_ADDRESS_HEADER, clientAddress, markAppServer } from "@/lib/platform/client-address";
 import { getConfig } from "@/lib/platform/config";
 import { errorForLog } from "@/lib/platform/redact";
+import type { ErrorCode } from "@/lib/shared/error-codes";
 import { startHeapGuard } from "./heap-guard";
 import { isPagePath, securityHeaders } from "./security-headers";
 
@@ -232,7 +233,7 @@ function refuse(
   res: http.ServerResponse,
   status: number,
   message: string,
-  code: string,
+  code: ErrorCode,
   headers: Record<string, string> = {},
 ) {
   const body = JSON.stringify({ error: message, code });
@@ -249,7 +250,7 @@ function refuse(
   req.resume();
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+const CLIENT_ERRORS: Record<string, [number, string, ErrorCode]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [
     408,
     "the request (headers and body) did not arrive in time",

@@ -48,7 +48,14 @@ function serverHeapMiB(env: NodeJS.ProcessEnv): number {
 export function appServerArgs(env: NodeJS.ProcessEnv = process.env): string[] {
   // An operator's own bound in NODE_OPTIONS wins (the command line would override it).
   const bounded = /--max-old-space-size/.test(env.NODE_OPTIONS ?? "");
-  return [...(bounded ? [] : [`--max-old-space-size=${serverHeapMiB(env)}`]), ...APP_SERVER_ENTRY];
+  return [
+    ...(bounded ? [] : [`--max-old-space-size=${serverHeapMiB(env)}`]),
+    // The young generation bounded too (16 MiB per semi-space): Node 24's V8 sizes it from the
+    // machine. Under bursts of 8 MiB MCP answers the server's RSS rose about 340 MiB above its
+    // baseline on Node 24 without this bound, 230 to 290 MiB with it (184 MiB on Node 20).
+    "--max-semi-space-size=16",
+    ...APP_SERVER_ENTRY,
+  ];
 }
 /** The development server (npm run dev): its compiler's memory is not bounded. */
 export const devServerArgs = APP_SERVER_ENTRY;

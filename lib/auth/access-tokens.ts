@@ -114,7 +114,7 @@ export async function revokeAccessToken(
     });
   }
   const row = isPossibleId(id) ? await db.accessToken.findFirst({ where }) : null;
-  if (!row) throw notFound(`access token ${id} not found`);
+  if (!row) throw notFound("token_not_found", `access token ${id} not found`);
   return toAccessTokenView(row, now);
 }
 

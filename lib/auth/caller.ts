@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@/lib/shared/error-codes";
 import "server-only";
 import type { Address } from "viem";
 import { getDb } from "@/lib/db";
@@ -89,7 +90,7 @@ const TOKEN_REFUSALS = {
   revoked: "the access token has been revoked",
 } as const;
 
-function invalidToken(message: string, code = "invalid_token") {
+function invalidToken(message: string, code: ErrorCode = "invalid_token") {
   const header =
     code === "invalid_token" ? `Bearer error="invalid_token"` : `Bearer realm="marketplace"`;
   return new DomainError("unauthenticated", message, { "WWW-Authenticate": header }, code);

@@ -37,11 +37,15 @@ export async function verifySiwe(db: Db, input: VerifySiweInput): Promise<Addres
   try {
     message = new SiweMessage(input.message);
   } catch (error) {
-    throw invalid(`message is not a valid EIP-4361 (SIWE) message: ${describeSiweError(error)}`);
+    throw invalid(
+      "invalid_siwe_message",
+      `message is not a valid EIP-4361 (SIWE) message: ${describeSiweError(error)}`,
+    );
   }
   if (!input.allowedDomains.includes(message.domain)) {
     throw unauthenticated(
       `the message is for domain "${message.domain}", not this site (${input.allowedDomains.join(" or ")})`,
+      "siwe_refused",
     );
   }
 
@@ -54,7 +58,10 @@ export async function verifySiwe(db: Db, input: VerifySiweInput): Promise<Addres
     },
   );
   if (!result.success) {
-    throw unauthenticated(`sign-in refused: ${result.error?.type ?? "invalid signature"}`);
+    throw unauthenticated(
+      `sign-in refused: ${result.error?.type ?? "invalid signature"}`,
+      "siwe_refused",
+    );
   }
 
   const burned = await db.siweNonce.updateMany({
@@ -66,6 +73,7 @@ export async function verifySiwe(db: Db, input: VerifySiweInput): Promise<Addres
   if (burned.count !== 1) {
     throw unauthenticated(
       "sign-in refused: the nonce is unknown, expired or already used; get a new one",
+      "siwe_refused",
     );
   }
 

@@ -36,6 +36,7 @@ export function requireSide(wallet: string, parties: ThreadParties): ThreadSide 
   const side = sideOf(wallet, parties);
   if (!side) {
     throw forbidden(
+      "not_thread_party",
       "only the job's poster and the proposal's agent (its wallet or operator) can see this conversation",
     );
   }

@@ -115,7 +115,10 @@ export async function postMessage(
     const open = await tx.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "proposals" WHERE "id" = ${proposalId} AND "status" <> 'rejected' FOR SHARE`;
     if (open.length !== 1) {
-      throw conflict("the proposal was rejected: its conversation is closed (read-only)");
+      throw conflict(
+        "thread_closed",
+        "the proposal was rejected: its conversation is closed (read-only)",
+      );
     }
     const message = await tx.message.create({
       data: { jobId, proposalId, senderAddress: sender, body: input.body },

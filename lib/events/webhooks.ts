@@ -41,7 +41,7 @@ export async function createWebhook(
   try {
     await checkWebhookUrl(input.url, webhookPolicy());
   } catch (error) {
-    if (error instanceof OutboundRefusal) throw invalid(error.message);
+    if (error instanceof OutboundRefusal) throw invalid("invalid_webhook_url", error.message);
     throw error;
   }
   const secret = newWebhookSecret();
@@ -57,7 +57,10 @@ export async function createWebhook(
     await tx.$queryRaw`SELECT "address" FROM "wallets" WHERE "address" = ${owner} FOR NO KEY UPDATE`;
     const count = await tx.webhookSubscription.count({ where: { ownerAddress: owner } });
     if (count >= MAX_WEBHOOKS_PER_WALLET) {
-      throw conflict(`a wallet may have at most ${MAX_WEBHOOKS_PER_WALLET} webhooks`);
+      throw conflict(
+        "webhook_limit_reached",
+        `a wallet may have at most ${MAX_WEBHOOKS_PER_WALLET} webhooks`,
+      );
     }
     return tx.webhookSubscription.create({
       data: {
@@ -91,7 +94,7 @@ export async function deleteWebhook(db: Db, owner: Address, id: string): Promise
   const { count } = await db.webhookSubscription.deleteMany({
     where: { id, ownerAddress: owner },
   });
-  if (count !== 1) throw notFound(`webhook ${id} not found`);
+  if (count !== 1) throw notFound("webhook_not_found", `webhook ${id} not found`);
   return toWebhookView(row);
 }
 
@@ -171,7 +174,8 @@ export async function sendTestEvent(
 
 async function getOwnedOrThrow(db: Db, owner: Address, id: string): Promise<WebhookSubscription> {
   const row = isPossibleId(id) ? await db.webhookSubscription.findUnique({ where: { id } }) : null;
-  if (!row || row.ownerAddress !== owner) throw notFound(`webhook ${id} not found`);
+  if (!row || row.ownerAddress !== owner)
+    throw notFound("webhook_not_found", `webhook ${id} not found`);
   return row;
 }
 

@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, DomainError } from "@/lib/platform/errors";
 import { sameAddress } from "@/lib/shared/address";
 import type { JobStatus } from "@/lib/shared/enums";
+import type { ErrorCode } from "@/lib/shared/error-codes";
 import type { EventType } from "@/lib/shared/schemas/events";
 import { lockJobInStatus } from "./locks";
 
@@ -77,7 +78,7 @@ export type RoleCheck =
   | {
       allowed: false;
       reason: string;
-      /** The error's code, where more specific than the kind's. */ code?: string;
+      /** The error's stable code (lib/shared/error-codes.ts). */ code: ErrorCode;
     };
 
 /**
@@ -102,10 +103,14 @@ const ACTORS: Record<Actor, (facts: CallerFacts) => RoleCheck> = {
   poster: (facts) =>
     sameAddress(facts.caller, facts.posterAddress)
       ? { allowed: true }
-      : { allowed: false, reason: "only the job's poster can do this" },
+      : { allowed: false, reason: "only the job's poster can do this", code: "not_poster" },
   bidder: (facts) => {
     if (!operates(facts.caller, facts.agentWallets)) {
-      return { allowed: false, reason: "you can only bid with an agent you operate" };
+      return {
+        allowed: false,
+        reason: "you can only bid with an agent you operate",
+        code: "not_agent_operator",
+      };
     }
     // Through any agent it operates: a poster does not bid on its own job.
     if (
@@ -119,7 +124,19 @@ const ACTORS: Record<Actor, (facts: CallerFacts) => RoleCheck> = {
   assigned_agent: (facts) =>
     operates(facts.caller, facts.agentWallets)
       ? { allowed: true }
-      : { allowed: false, reason: "only the assigned agent or its operator can deliver this job" },
+      : {
+          allowed: false,
+          reason: "only the assigned agent or its operator can deliver this job",
+          code: "not_assigned_agent",
+        },
+};
+
+/** The code of a write that needs the job in a state it is not in. */
+const NOT_IN_STATE: Record<JobStatus, ErrorCode> = {
+  open: "job_not_open",
+  in_progress: "job_not_in_progress",
+  delivered: "job_not_delivered",
+  completed: "conflict",
 };
 
 const VERBS: Record<Operation, string> = {
@@ -135,7 +152,11 @@ const VERBS: Record<Operation, string> = {
 export function checkRole(operation: Operation, facts: CallerFacts): RoleCheck {
   const check = ACTORS[OPERATIONS[operation].actor](facts);
   if (check.allowed || OPERATIONS[operation].actor !== "poster") return check;
-  return { allowed: false, reason: `only the job's poster can ${VERBS[operation]}` };
+  return {
+    allowed: false,
+    reason: `only the job's poster can ${VERBS[operation]}`,
+    code: "not_poster",
+  };
 }
 
 export function checkState(operation: Operation, status: JobStatus): RoleCheck {
@@ -144,6 +165,7 @@ export function checkState(operation: Operation, status: JobStatus): RoleCheck {
   return {
     allowed: false,
     reason: `cannot ${VERBS[operation]}: the job is ${label(status)}, it must be ${label(rule.from)}`,
+    code: NOT_IN_STATE[rule.from],
   };
 }
 
@@ -157,9 +179,9 @@ export function authorize(
   const role = checkRole(operation, { caller, posterAddress: job.posterAddress, agentWallets });
   if (!role.allowed) throw new DomainError("forbidden", role.reason, {}, role.code);
   const state = checkState(operation, job.status);
-  if (!state.allowed) throw conflict(state.reason);
+  if (!state.allowed) throw conflict(state.code, state.reason);
   if (OPERATIONS[operation].requiresPayment && !job.paymentTxHash) {
-    throw conflict("the job is not paid yet");
+    throw conflict("job_not_paid", "the job is not paid yet");
   }
 }
 
@@ -180,7 +202,10 @@ export async function transition(
     data: { ...data, status: rule.to },
   });
   if (count !== 1) {
-    throw conflict(`the job is no longer ${label(rule.from)}; re-read it and retry`);
+    throw conflict(
+      NOT_IN_STATE[rule.from],
+      `the job is no longer ${label(rule.from)}; re-read it and retry`,
+    );
   }
   announce(tx, operation, { jobId });
 }
@@ -200,7 +225,10 @@ export async function holdState(
   if (!(await lockJobInStatus(tx, jobId, rule.from, "share"))) {
     throw (
       refusal?.() ??
-      conflict(`cannot ${VERBS[operation]}: the job is no longer ${label(rule.from)}`)
+      conflict(
+        NOT_IN_STATE[rule.from],
+        `cannot ${VERBS[operation]}: the job is no longer ${label(rule.from)}`,
+      )
     );
   }
 }

@@ -19,7 +19,7 @@ export function decodeCursor(cursor: string | undefined): CursorKey | undefined 
   const parts = cursorParts(cursor);
   const key = parts?.length === 2 ? cursorKey(parts[0]!, parts[1]!) : undefined;
   if (key) return key;
-  throw invalid("cursor is not valid; use the nextCursor of a previous page");
+  throw invalid("invalid_cursor", "cursor is not valid; use the nextCursor of a previous page");
 }
 
 /** The cursor's JSON array of strings, or undefined when it is not one. */
@@ -67,7 +67,10 @@ export function decodeSortedCursor(
     const key = cursorKey(parts[0]!, parts[1]!);
     if (key) return { ...key, sort, value: parts[3]! };
   }
-  throw invalid(`cursor is not valid for sort=${sort}; use the nextCursor of a previous page`);
+  throw invalid(
+    "invalid_cursor",
+    `cursor is not valid for sort=${sort}; use the nextCursor of a previous page`,
+  );
 }
 
 /** Prisma `where` for rows after the cursor in the given direction. */

@@ -19,7 +19,7 @@ export async function getJobRowOrThrow(
   id: string,
 ): Promise<JobRow> {
   const row = await findJobRow(db, id);
-  if (!row) throw notFound(`job ${id} not found`);
+  if (!row) throw notFound("job_not_found", `job ${id} not found`);
   return row;
 }
 
@@ -33,7 +33,7 @@ export async function getProposalRowOrThrow(
     : await db.proposal.findUnique({ where: { id: proposalId } });
   // A proposal of another job is as unknown here as a missing one.
   if (!row || row.jobId !== jobId)
-    throw notFound(`proposal ${proposalId} not found on job ${jobId}`);
+    throw notFound("proposal_not_found", `proposal ${proposalId} not found on job ${jobId}`);
   return row;
 }
 
@@ -44,6 +44,6 @@ export async function findAgentRow(db: Db, id: string): Promise<Agent | null> {
 
 export async function getAgentRowOrThrow(db: Db, id: string): Promise<Agent> {
   const row = await findAgentRow(db, id);
-  if (!row) throw notFound(`agent ${id} not found`);
+  if (!row) throw notFound("agent_not_found", `agent ${id} not found`);
   return row;
 }

@@ -90,7 +90,7 @@ const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
  * database's (a 40-digit "budget" overflowed bigint and answered 500).
  */
 function outOfRange(): never {
-  throw invalid("cursor is not valid; use the nextCursor of a previous page");
+  throw invalid("invalid_cursor", "cursor is not valid; use the nextCursor of a previous page");
 }
 
 export const float8 = (value: string) => {

@@ -68,7 +68,8 @@ export async function updateAgent(
   input: UpdateAgentInput,
 ): Promise<AgentView> {
   const row = await getAgentRowOrThrow(db, id);
-  if (!canEditAgent(row, caller)) throw forbidden("only the agent's operator can edit it");
+  if (!canEditAgent(row, caller))
+    throw forbidden("not_operator", "only the agent's operator can edit it");
   const payee =
     input.walletAddress === undefined
       ? undefined

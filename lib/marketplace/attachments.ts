@@ -25,22 +25,28 @@ export function decodeAttachments(inputs: AttachmentInput[]): DecodedAttachment[
   return inputs.map((input, index) => {
     const label = `attachments.${index} (${input.name})`;
     const match = /^data:([^,;]+)((?:;[^,;]+)*);base64,(.*)$/s.exec(input.dataUrl);
-    if (!match) throw invalid(`${label}: dataUrl must be a base64 data: URL`);
+    if (!match) throw invalid("invalid_attachment", `${label}: dataUrl must be a base64 data: URL`);
     const [, mediaType = "", , payload = ""] = match;
     if (mediaType.trim().toLowerCase() !== input.type) {
-      throw invalid(`${label}: dataUrl media type ${mediaType} does not match type ${input.type}`);
+      throw invalid(
+        "invalid_attachment",
+        `${label}: dataUrl media type ${mediaType} does not match type ${input.type}`,
+      );
     }
     if (payload.length % 4 !== 0 || !BASE64.test(payload)) {
-      throw invalid(`${label}: dataUrl is not valid base64`);
+      throw invalid("invalid_attachment", `${label}: dataUrl is not valid base64`);
     }
     const data = Buffer.from(payload, "base64");
     if (data.length !== input.size) {
-      throw invalid(`${label}: decoded size ${data.length} does not match size ${input.size}`);
+      throw invalid(
+        "invalid_attachment",
+        `${label}: decoded size ${data.length} does not match size ${input.size}`,
+      );
     }
     total += data.length;
     // mutant: deliver-10-mib-total-cap
     if (total > LIMITS.attachmentsTotalBytes) {
-      throw invalid("attachments may be at most 10 MiB in all");
+      throw invalid("attachments_too_large", "attachments may be at most 10 MiB in all");
     }
     // mutant end
     return { name: input.name, size: input.size, type: input.type, data };
@@ -68,12 +74,15 @@ export async function getAttachmentForDownload(
           include: { job: { include: { assignedAgent: true } } },
         });
   if (!row || row.jobId !== jobId)
-    throw notFound(`attachment ${attachmentId} not found on job ${jobId}`);
+    throw notFound("attachment_not_found", `attachment ${attachmentId} not found on job ${jobId}`);
   const agent = row.job.assignedAgent;
   const allowed =
     operates(caller, [row.job.posterAddress]) ||
     (agent !== null && operates(caller, agentWallets(agent)));
   if (!allowed)
-    throw forbidden("only the job's poster and its assigned agent can download deliveries");
+    throw forbidden(
+      "not_job_party",
+      "only the job's poster and its assigned agent can download deliveries",
+    );
   return { name: row.name, type: row.type, data: row.data };
 }

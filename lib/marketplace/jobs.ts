@@ -115,7 +115,7 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
 export function getJob(db: Db, id: string): Promise<JobView> {
   return cachedRead(db, `job:${id}`, async () => {
     const [row] = isPossibleId(id) ? await selectJobRowsByIds(db, [id]) : [];
-    if (!row) throw notFound(`job ${id} not found`);
+    if (!row) throw notFound("job_not_found", `job ${id} not found`);
     return toJobView(row);
   });
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAccount } from "viem";
 import { mintTestUsdc } from "@/dev/local-chain";
 import { DomainError } from "@/lib/platform/errors";
-import { toErrorResponse } from "@/lib/api/http";
+import { toErrorResponse } from "@/lib/api/envelope";
 import { deliverSchema } from "@/lib/shared/schemas/jobs";
 import {
   agentInput,
@@ -560,7 +560,7 @@ describe("deliver, review, complete", () => {
     expect(await answered(deliverBody(job.id, files))).toEqual({
       status: 400,
       error: "attachments may be at most 10 MiB in all",
-      code: "invalid_request",
+      code: "attachments_too_large",
     });
     expect((await getJob(market.db, job.id)).status).toBe("in_progress");
     expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);

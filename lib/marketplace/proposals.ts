@@ -53,7 +53,7 @@ export async function submitProposal(
     return toProposalView(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw conflict("this agent already has an active proposal on this job");
+      throw conflict("already_bid", "this agent already has an active proposal on this job");
     }
     throw error;
   }
@@ -92,16 +92,20 @@ export async function rejectProposal(
     await holdState(tx, "reject", jobId);
     // The settlement claim locks this same row: a proposal is paid or rejected, never both.
     if (!(await lockPendingProposal(tx, jobId, proposalId))) {
-      throw conflict("the proposal is not pending");
+      throw conflict("proposal_not_pending", "the proposal is not pending");
     }
     const payment = await liveSettlementForProposal(tx, proposalId);
     // mutant: reject-live-settlement
     if (payment) {
-      throw conflict(
-        payment.status === "succeeded"
-          ? "this proposal is paid; accept it with the payment's txHash instead of rejecting it"
-          : "a payment for this proposal is being settled; it cannot be rejected",
-      );
+      throw payment.status === "succeeded"
+        ? conflict(
+            "proposal_paid",
+            "this proposal is paid; accept it with the payment's txHash instead of rejecting it",
+          )
+        : conflict(
+            "settlement_pending",
+            "a payment for this proposal is being settled; it cannot be rejected",
+          );
     }
     // mutant end
     await tx.proposal.update({ where: { id: proposalId }, data: { status: "rejected" } });

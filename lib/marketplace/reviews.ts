@@ -21,7 +21,7 @@ export async function postReview(
   await getAgentRowOrThrow(db, input.agentId);
   authorize("review", job, caller);
   if (job.assignedAgentId !== input.agentId) {
-    throw invalid("agentId must be the agent assigned to this job");
+    throw invalid("agent_not_assigned", "agentId must be the agent assigned to this job");
   }
   try {
     const row = await runWrite(db, async (tx) => {
@@ -42,7 +42,8 @@ export async function postReview(
     });
     return toReviewView(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("you have already reviewed this job");
+    if (isUniqueViolation(error))
+      throw conflict("already_reviewed", "you have already reviewed this job");
     throw error;
   }
 }

@@ -28,12 +28,12 @@ export async function acceptProposal(
   // A retry of an accept that already went through answers the job unchanged (to its poster).
   if (isSameAcceptance(job, proposal.id, input.txHash)) {
     const role = checkRole("accept", { caller, posterAddress: job.posterAddress });
-    if (!role.allowed) throw forbidden(role.reason);
+    if (!role.allowed) throw forbidden(role.code, role.reason);
     return toJobView(job);
   }
   authorize("accept", job, caller);
   if (proposal.status !== "pending")
-    throw conflict(`the proposal is ${proposal.status}, not pending`);
+    throw conflict("proposal_not_pending", `the proposal is ${proposal.status}, not pending`);
 
   await assertPaidFor(db, { job, proposal, txHash: input.txHash });
 
@@ -49,7 +49,8 @@ export async function acceptProposal(
       where: { id: proposal.id, jobId, status: "pending" },
       data: { status: "accepted", updatedAt: now },
     });
-    if (accepted.count !== 1) throw conflict("the proposal is no longer pending");
+    if (accepted.count !== 1)
+      throw conflict("proposal_not_pending", "the proposal is no longer pending");
     // No proposal can join now: submitting one holds the job open (holdState), and it is not.
     const others = await tx.proposal.updateManyAndReturn({
       where: { jobId, status: "pending" },
@@ -134,7 +135,7 @@ export async function completeJob(
 ): Promise<JobView> {
   const job = await getJobRowOrThrow(db, jobId);
   authorize("complete", job, caller);
-  if (!job.assignedAgentId) throw notFound("the job has no assigned agent");
+  if (!job.assignedAgentId) throw notFound("agent_not_found", "the job has no assigned agent");
   const agentId = job.assignedAgentId;
   const now = new Date();
   const row = await runWrite(db, async (tx) => {

@@ -108,7 +108,7 @@ export async function listMyProposals(
   if (query.agentId !== undefined) {
     const agent = await getAgentRowOrThrow(db, query.agentId);
     if (!operates(wallet, agentWallets(agent))) {
-      throw forbidden("you do not operate this agent");
+      throw forbidden("not_agent_operator", "you do not operate this agent");
     }
   }
   const rows = await db.proposal.findMany({

@@ -62,7 +62,7 @@ export async function markNotificationsRead(
   if (input.ids) {
     const ids = [...new Set(input.ids)];
     const mine = await db.notification.count({ where: { recipient, id: { in: ids } } });
-    if (mine !== ids.length) throw notFound("notification not found");
+    if (mine !== ids.length) throw notFound("notification_not_found", "notification not found");
   }
   const where: Prisma.NotificationWhereInput = input.ids
     ? { recipient, readAt: null, id: { in: input.ids } }

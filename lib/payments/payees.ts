@@ -92,7 +92,10 @@ export async function getConsentRequest(
     !sameAddress(caller, agent.operatorAddress) &&
     !(request && sameAddress(caller, request.payeeAddress))
   ) {
-    throw forbidden("only the agent's operator and the wallet it named may see this request");
+    throw forbidden(
+      "not_consent_party",
+      "only the agent's operator and the wallet it named may see this request",
+    );
   }
   if (!request) throw noPendingPayee(agent.id);
   return toRequestView(request);

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@/lib/shared/error-codes";
 import { DomainError } from "./errors";
 
 /**
@@ -16,7 +17,7 @@ export interface SlotPoolOptions {
   /** What a slot is for, in the refusals: "long-polls", "uploads". */
   what: string;
   /** The code of the per-client refusal (429). */
-  clientCode: string;
+  clientCode: ErrorCode;
   /** Seconds a refused client is told to wait. */
   retryAfterSeconds: number;
 }

@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { errorForLog } from "./redact";
+import type { ErrorCode } from "@/lib/shared/error-codes";
 import { describeIssues } from "@/lib/shared/schemas/common";
 
 /**
@@ -29,7 +30,7 @@ export type ErrorKind = keyof typeof ERROR_STATUS;
  * `code`: contract, "Decided on 2026-11-23"). Specific codes (`handle_reserved`,
  * `settlement_pending`, …) are given where the error is thrown.
  */
-export const DEFAULT_CODE: Record<ErrorKind, string> = {
+export const DEFAULT_CODE: Record<ErrorKind, ErrorCode> = {
   invalid: "invalid_request",
   unauthenticated: "unauthenticated",
   payment_required: "payment_required",
@@ -51,8 +52,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly headers: Record<string, string> = {},
-    /** A machine-readable code beside the message (`{ error, code }`), where the contract names one. */
-    readonly code?: string,
+    /** The stable code beside the message (`{ error, code }`): lib/shared/error-codes.ts. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -62,14 +63,23 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (message: string) => new DomainError("invalid", message);
-export const unauthenticated = (message = "sign in with your wallet first") =>
-  new DomainError("unauthenticated", message);
-export const forbidden = (message: string) => new DomainError("forbidden", message);
-export const notFound = (message: string) => new DomainError("not_found", message);
-export const conflict = (message: string) => new DomainError("conflict", message);
-export const paymentRequired = (message: string, headers: Record<string, string> = {}) =>
-  new DomainError("payment_required", message, headers);
+export const invalid = (code: ErrorCode, message: string) =>
+  new DomainError("invalid", message, {}, code);
+export const unauthenticated = (
+  message = "sign in with your wallet first",
+  code: ErrorCode = "unauthenticated",
+) => new DomainError("unauthenticated", message, {}, code);
+export const forbidden = (code: ErrorCode, message: string) =>
+  new DomainError("forbidden", message, {}, code);
+export const notFound = (code: ErrorCode, message: string) =>
+  new DomainError("not_found", message, {}, code);
+export const conflict = (code: ErrorCode, message: string) =>
+  new DomainError("conflict", message, {}, code);
+export const paymentRequired = (
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+) => new DomainError("payment_required", message, headers, code);
 
 /** Prisma's unique-constraint violation (P2002), from either driver adapter. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -96,7 +106,7 @@ const BUSY_RETRY_AFTER_SECONDS = "2";
 export interface PublicError {
   status: number;
   message: string;
-  code: string;
+  code: ErrorCode;
   headers: Record<string, string>;
 }
 

@@ -85,7 +85,19 @@ export function assertMatchesApiDocument(
   for (const [name, header] of Object.entries(response.headers ?? {})) {
     if (header.required && !headers.has(name)) throw new Error(`${where}: missing header ${name}`);
   }
-  if (!response.content?.["application/json"]) return;
+  const content = response.content?.["application/json"] as
+    { examples?: Record<string, { value?: { code?: string } }> } | undefined;
+  if (!content) return;
+  // An error's code must be one this operation lists for this status.
+  const code = (body as { code?: unknown } | null)?.code;
+  if (status >= 400 && typeof code === "string" && content.examples) {
+    const listed = Object.values(content.examples).map((example) => example.value?.code);
+    if (!listed.includes(code)) {
+      throw new Error(
+        `${where}: code ${code} is not one this operation lists for ${status} (${listed.join(", ")}); declare it in its contract (lib/api/operations)`,
+      );
+    }
+  }
   const pointer = ["paths", template, method.toLowerCase(), "responses", String(status)]
     .map(escapePointer)
     .join("/");

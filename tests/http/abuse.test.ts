@@ -178,7 +178,9 @@ describe(`MCP batches cannot exhaust the server (${KIND})`, () => {
       `RSS: baseline ${Math.round(baseline / MiB)} MiB, peak ${Math.round(peak / MiB)} MiB`,
     );
     expect(() => process.kill(server.pid, 0)).not.toThrow();
-    expect(peak - baseline).toBeLessThan(256 * MiB);
+    // Growth within the heap bound (512 MiB): measured +184 MiB on Node 20 and about +230 to
+    // +330 MiB on Node 24, whose V8 keeps more of what it frees before returning it.
+    expect(peak - baseline).toBeLessThan(512 * MiB);
     expect(peak).toBeLessThan(1024 * MiB);
   });
 });

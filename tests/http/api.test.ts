@@ -381,13 +381,16 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
     ])("answers 400 for ?%s", async (query) => {
       const response = await anon.get(`/api/v1/jobs?${query}`);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: expect.any(String), code: "invalid_request" });
+      expect(response.body).toEqual({
+        error: expect.any(String),
+        code: query.startsWith("cursor=") ? "invalid_cursor" : "invalid_request",
+      });
     });
 
     it("answers 404 for an unknown job", async () => {
       const response = await anon.get("/api/v1/jobs/job_doesnotexist");
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: expect.any(String), code: "not_found" });
+      expect(response.body).toEqual({ error: expect.any(String), code: "job_not_found" });
       expect((await anon.get(`/api/v1/jobs/${"x".repeat(300)}`)).status).toBe(404);
     });
   });
@@ -603,7 +606,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         error:
           "txHash is not a successful settlement of this job and proposal; " +
           "pay through POST /api/jobs/:id/settle?proposalId=... first",
-        code: "payment_required",
+        code: "payment_not_found",
       });
       expect(
         (await poster.post(`/api/v1/jobs/${job.id}/accept`, { proposalId: bid.id, txHash: "0x12" }))
@@ -866,7 +869,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
         attachments: [attachment],
       });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error, code: "invalid_request" });
+      expect(response.body).toEqual({ error, code: "invalid_attachment" });
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data.status).toBe("in_progress");
     });
 
@@ -907,7 +910,7 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         error: "attachments may be at most 10 MiB in all",
-        code: "invalid_request",
+        code: "attachments_too_large",
       });
       expect((await anon.get(`/api/v1/jobs/${job.id}`)).body.data).toMatchObject({
         status: "in_progress",

@@ -53,7 +53,7 @@ describe.each(DB_KINDS)("defences on %s", (kind) => {
         value: "1".repeat(40),
       });
       const answer = await anon.get(`/api/v1/jobs?sort=budget_desc&cursor=${cursor}`);
-      expect([answer.status, answer.body.code]).toEqual([400, "invalid_request"]);
+      expect([answer.status, answer.body.code]).toEqual([400, "invalid_cursor"]);
     });
 
     it("message, notification and event positions past 2^63", async () => {

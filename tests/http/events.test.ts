@@ -187,7 +187,7 @@ describe("webhook routes in production", () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       error: `url may not point at ${why}`,
-      code: "invalid_request",
+      code: "invalid_webhook_url",
     });
   });
 
@@ -235,7 +235,7 @@ describe("webhook routes in production", () => {
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body).toEqual({
         error: `webhook ${created.id} not found`,
-        code: "not_found",
+        code: "webhook_not_found",
       });
     }
     const deleted = expectStatus(

@@ -121,7 +121,7 @@ describe(`a hostile client against one server (${KIND})`, () => {
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body)).toEqual({
         error: expect.any(String),
-        code: "unauthenticated",
+        code: "siwe_refused",
       });
       expect(answer.headers["set-cookie"]).toBeUndefined();
     });

@@ -31,19 +31,30 @@ const TOOL_NAMES = [
   "accept_proposal",
   "complete_job",
   "deliver_job",
+  "get_agent",
   "get_job",
+  "get_payee_consent",
   "get_payment",
+  "list_agents",
+  "list_events",
   "list_messages",
   "list_notifications",
   "list_proposals",
+  "list_reviews",
   "mark_messages_read",
+  "mark_notifications_read",
+  "my_earnings",
+  "my_jobs",
+  "my_proposals",
   "my_work",
   "post_job",
+  "post_review",
   "register_agent",
   "reject_proposal",
   "search_jobs",
   "send_message",
   "submit_proposal",
+  "update_agent",
 ];
 
 const jsonSchema = (schema: z.ZodType) =>
@@ -51,7 +62,7 @@ const jsonSchema = (schema: z.ZodType) =>
     properties: Record<string, unknown>;
     required?: string[];
   };
-const idSchema = { type: "string", minLength: 1, maxLength: 64 };
+const idSchema = { type: "string", minLength: 1, description: "The job's id" };
 
 interface ToolOutcome {
   isError: boolean;
@@ -177,7 +188,10 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     });
     expect(schemaOf("reject_proposal")).toEqual({
       type: "object",
-      properties: { jobId: idSchema, proposalId: idSchema },
+      properties: {
+        jobId: idSchema,
+        proposalId: { ...idSchema, description: "The proposal's id (of this job)" },
+      },
       required: ["jobId", "proposalId"],
     });
     expect(schemaOf("search_jobs").properties).toEqual(jsonSchema(listJobsQuerySchema).properties);
@@ -207,9 +221,20 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
       list_notifications: "read",
       // The poster writes with post, the agent's side with bid.
       send_message: ["post", "bid"],
+      get_agent: "read",
+      list_agents: "read",
+      update_agent: "bid",
+      get_payee_consent: "read",
+      list_reviews: "read",
+      post_review: "review",
+      my_jobs: "read",
+      my_proposals: "read",
+      my_earnings: "read",
+      list_events: "read",
+      mark_notifications_read: "read",
     });
     // Marking read changes state (not read-only) but needs only the read scope.
-    const readScopedWrites = new Set(["mark_messages_read"]);
+    const readScopedWrites = new Set(["mark_messages_read", "mark_notifications_read"]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(
         scopes[tool.name] === "read" && !readScopedWrites.has(tool.name),
@@ -356,14 +381,18 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect(wrongRole).toEqual({
       isError: true,
       text: "only the job's poster can complete the job",
-      data: { error: "only the job's poster can complete the job", status: 403, code: "forbidden" },
+      data: {
+        error: "only the job's poster can complete the job",
+        status: 403,
+        code: "not_poster",
+      },
     });
     // Right role, wrong state.
     const wrongState = await call(posterSide, "complete_job", { jobId: job.id });
     expect(wrongState.data).toEqual({
       error: "cannot complete the job: the job is open, it must be delivered",
       status: 409,
-      code: "conflict",
+      code: "job_not_delivered",
     });
     // A scope the token lacks, and the review scope a rating needs.
     const noScope = await call(agentSide, "post_job", validJobBody());
@@ -380,7 +409,7 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect((await call(agentSide, "get_job", { jobId: "job_nope" })).data).toEqual({
       error: "job job_nope not found",
       status: 404,
-      code: "not_found",
+      code: "job_not_found",
     });
     const body = validJobBody({ budgetUsdc: 0, timelineDays: 2.5 });
     const http = await new ApiClient(server.url).post("/api/v1/jobs", body, {

@@ -95,7 +95,6 @@ describe.each(DB_KINDS)("GET /api/v1/me/* on %s", (kind) => {
 
   describe("bad queries → 400 with the field named", () => {
     it.each([
-      ["/api/v1/me/jobs", /group must be one of/],
       ["/api/v1/me/jobs?group=everything", /group must be one of/],
       ["/api/v1/me/jobs?group=done&limit=0", /limit must be from 1 to 100/],
       ["/api/v1/me/jobs?group=done&limit=101", /limit must be from 1 to 100/],
@@ -164,6 +163,25 @@ describe.each(DB_KINDS)("GET /api/v1/me/* on %s", (kind) => {
       for (const group of ["to_deliver", "awaiting_confirmation", "delivered_done"]) {
         expect(await ids(cast.poster, group)).toEqual([]);
       }
+    });
+
+    it("without a group: all of a wallet's jobs, each with the group it is in (the plainest call)", async () => {
+      const all = async (client: ApiClient) =>
+        Object.fromEntries(
+          (await listAll(client, "/api/v1/me/jobs")).map((item) => [item.job.id, item.group]),
+        );
+      expect(await all(cast.poster)).toEqual({
+        [jobs.waiting!]: "proposals_waiting",
+        [jobs.working!]: "in_progress",
+        [jobs.delivered!]: "to_confirm",
+        [jobs.done!]: "done",
+      });
+      expect(await all(cast.operator)).toEqual({
+        [jobs.working!]: "to_deliver",
+        [jobs.delivered!]: "awaiting_confirmation",
+        [jobs.done!]: "delivered_done",
+      });
+      expect(await all(stranger)).toEqual({});
     });
 
     it("a stranger sees no job, no bid and no money of theirs", async () => {

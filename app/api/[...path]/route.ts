@@ -1,5 +1,5 @@
 // Any other /api path: a JSON 404, never an HTML page.
-import { errorResponse } from "@/lib/api/http";
+import { errorResponse } from "@/lib/api/envelope";
 
 const notFound = async () => errorResponse(404, "no such API endpoint", {}, "not_found");
 export {

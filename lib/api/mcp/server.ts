@@ -12,8 +12,8 @@ import { assertScope } from "@/lib/auth/caller";
 import { toPublicError } from "@/lib/platform/errors";
 import { formatBytes } from "@/lib/shared/format";
 import { answerTooLarge, MCP_MAX_TOOL_ANSWER_BYTES, MCP_MAX_ANSWER_BYTES } from "./limits";
-import { inputJsonSchema, parseArguments, type Tool, type ToolContext } from "./tool";
-import { TOOLS, TOOLS_BY_NAME } from "./tools";
+import type { Tool, ToolContext } from "./tool";
+import { mcpTools } from "./tools";
 
 /**
  * The MCP server for one request (stateless: the transport makes a fresh one per POST). Tools
@@ -35,11 +35,11 @@ let descriptions: ToolDescription[] | undefined;
 
 /** The tool list, JSON Schemas derived once from the zod schemas. */
 export function describeTools(): ToolDescription[] {
-  return (descriptions ??= TOOLS.map((tool) => ({
+  return (descriptions ??= mcpTools().list.map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: inputJsonSchema(tool),
+    inputSchema: tool.inputSchema,
     annotations: {
       title: tool.title,
       readOnlyHint: !tool.write,
@@ -57,7 +57,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
   });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools() }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = TOOLS_BY_NAME.get(request.params.name);
+    const tool = mcpTools().byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return callTool(ctx, tool, request.params.arguments ?? {});
   });
@@ -78,8 +78,7 @@ export async function callTool(
   try {
     assertScope(ctx.caller, tool.scope);
     await (tool.write ? ctx.limitWrite() : ctx.limitRead());
-    const { params, input } = parseArguments(tool, args);
-    const result = await tool.run(ctx, params, input);
+    const result = await tool.run(ctx, args);
     const text = JSON.stringify(result);
     chargeAnswer(ctx, tool, Buffer.byteLength(text));
     return { content: [{ type: "text", text }], structuredContent: result };

@@ -3,13 +3,14 @@ import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
 import type { TokenScope } from "@/lib/shared/enums";
+import { type Answer, isWrite, type Operation } from "../operation";
 
 /**
- * One MCP tool: its name, the access-token scope it needs, and its input as the HTTP route
- * takes it: `params` where the route has path parameters (jobId, proposalId) and `input`
- * where it has a body or query, each the very zod schema the route parses. The tool's JSON
- * Schema is derived from those two (`inputJsonSchema`), and its arguments are parsed by them,
- * so a tool refuses exactly what the route refuses, with the same message.
+ * An MCP tool, derived from the operation it exposes (lib/api/operation.ts): its arguments are
+ * the route's path parameters, query and body side by side (or the operation's own `mcp.input`),
+ * parsed by the very zod schemas the route parses, so a tool refuses exactly what the route
+ * refuses, with the same message; it runs the same handler and answers `{ <result>: data,
+ * ...meta }`.
  */
 
 /** What a tool runs with: the database and the token's caller. */
@@ -20,42 +21,20 @@ export interface ToolContext {
   limitWrite(): Promise<void>;
   /** Counts a read against the caller's read limit (429 beyond it), as the HTTP reads do. */
   limitRead(): Promise<void>;
-  /** Bytes the whole answer to this HTTP request may still take (lib/mcp/limits.ts). */
+  /** Bytes the whole answer to this HTTP request may still take (lib/api/mcp/limits.ts). */
   answerBudget: { remaining: number };
-}
-
-type ObjectSchema = z.ZodType<Record<string, unknown>>;
-
-export interface ToolSpec<P extends ObjectSchema, I extends z.ZodType> {
-  name: string;
-  title: string;
-  description: string;
-  /** A list: any one of them lets the token call it; the tool checks the caller's role's. */
-  scope: TokenScope | readonly TokenScope[];
-  /** A write: counted against the rate limit; reads are marked read-only for clients. */
-  write: boolean;
-  params?: P;
-  input?: I;
-  run(ctx: ToolContext, params: z.output<P>, input: z.output<I>): Promise<Record<string, unknown>>;
 }
 
 export interface Tool {
   name: string;
   title: string;
   description: string;
-  /** A list: any one of them lets the token call it; the tool checks the caller's role's. */
+  /** A list: any one of them lets the token call it; the handler checks the caller's role's. */
   scope: TokenScope | readonly TokenScope[];
   write: boolean;
-  params?: ObjectSchema;
-  input?: z.ZodType;
-  run(ctx: ToolContext, params: unknown, input: unknown): Promise<Record<string, unknown>>;
-}
-
-export function defineTool<
-  P extends ObjectSchema = z.ZodObject<Record<string, never>>,
-  I extends z.ZodType = z.ZodUndefined,
->(spec: ToolSpec<P, I>): Tool {
-  return spec as unknown as Tool;
+  operation: Operation;
+  inputSchema: JsonObjectSchema;
+  run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 interface JsonObjectSchema {
@@ -65,23 +44,120 @@ interface JsonObjectSchema {
   [key: string]: unknown;
 }
 
+export function toolOf(operation: Operation): Tool {
+  const mcp = operation.mcp!;
+  const scope =
+    operation.auth.kind === "sessionOrToken" ? operation.auth.scope : (mcp.scope ?? "read");
+  const scopes = typeof scope === "string" ? scope : scope.join(" or ");
+  const about =
+    mcp.description ?? [operation.summary, operation.description].filter(Boolean).join(". ");
+  return {
+    name: mcp.name,
+    title: mcp.title,
+    description: `${about}. Scope: ${scopes}.`.replace(/\.\. Scope/, ". Scope"),
+    scope,
+    write: isWrite(operation),
+    operation,
+    inputSchema: inputSchemaOf(operation),
+    async run(ctx, args) {
+      const request = toRequest(operation, args);
+      const handlerCtx = {
+        db: ctx.db,
+        caller: ctx.caller,
+        wallet: ctx.caller.wallet,
+        req: undefined,
+        params: operation.params ? operation.params.parse(request.params ?? {}) : undefined,
+        query: operation.query ? operation.query.parse(asQuery(request.query ?? {})) : undefined,
+        body: undefined as unknown,
+      };
+      if (operation.beforeBody) await operation.beforeBody(handlerCtx as never);
+      if (operation.body) handlerCtx.body = operation.body.parse(request.body);
+      const result = await operation.handle(handlerCtx as never);
+      if (result instanceof Response) {
+        throw new Error(`${operation.id} answers HTTP only; it cannot be an MCP tool`);
+      }
+      return resultOf(result, mcp.result);
+    },
+  };
+}
+
+/** `{ <key>: data, ...meta }`, or without a key `data`'s own fields beside `meta`. */
+function resultOf(answer: Answer, key: string | undefined): Record<string, unknown> {
+  const data = key ? { [key]: answer.data } : (answer.data as Record<string, unknown>);
+  return { ...data, ...answer.meta };
+}
+
+/** The call's arguments as the route would receive them: path, query and body. */
+function toRequest(operation: Operation, args: Record<string, unknown>) {
+  const mcp = operation.mcp!;
+  if (mcp.input) {
+    const parsed = mcp.input.parse(args);
+    return mcp.toRequest ? mcp.toRequest(parsed as never) : { body: parsed };
+  }
+  const rename = mcp.rename ?? {};
+  const shape = shapeOf(operation.params);
+  const toolKey = (key: string) => rename[key] ?? key;
+  // The path parameters under the tool's names, so that a refusal names the argument sent.
+  const named = z
+    .object(Object.fromEntries(Object.entries(shape).map(([key, value]) => [toolKey(key), value])))
+    .parse(Object.fromEntries(Object.keys(shape).map((key) => [toolKey(key), args[toolKey(key)]])));
+  const params = Object.fromEntries(Object.keys(shape).map((key) => [key, named[toolKey(key)]]));
+  const rest = Object.fromEntries(
+    Object.entries(args).filter(([key]) => !Object.keys(shape).some((p) => toolKey(p) === key)),
+  );
+  return { params, query: rest, body: rest };
+}
+
 /**
- * The tool's JSON Schema: the properties and required fields of `params` and `input`, each
- * converted by zod's own `z.toJSONSchema` as the input a client sends (defaults optional).
+ * A query's values as a URL carries them: JSON numbers and booleans written as text, so that
+ * `{ "unread": true, "limit": 10 }` reads as `?unread=true&limit=10` does.
  */
-export function inputJsonSchema(tool: Pick<Tool, "params" | "input">): JsonObjectSchema {
-  const parts = [tool.params, tool.input]
+function asQuery(args: unknown): Record<string, unknown> {
+  if (typeof args !== "object" || args === null) return {};
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [
+      key,
+      typeof value === "number" || typeof value === "boolean" ? String(value) : value,
+    ]),
+  );
+}
+
+function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  return schema instanceof z.ZodObject ? schema.shape : {};
+}
+
+/**
+ * The tool's JSON Schema: its own input, or the properties and required fields of the path
+ * (renamed), query and body, each converted by zod's own `z.toJSONSchema` as the input a
+ * client sends (defaults optional).
+ */
+function inputSchemaOf(operation: Operation): JsonObjectSchema {
+  const mcp = operation.mcp!;
+  if (mcp.input) return jsonSchema(mcp.input);
+  const rename = mcp.rename ?? {};
+  const parts = [operation.params, operation.query, operation.body]
     .filter((schema): schema is z.ZodType => schema !== undefined)
-    .map((schema) => z.toJSONSchema(schema, { io: "input" }) as Partial<JsonObjectSchema>);
-  const properties = Object.assign({}, ...parts.map((part) => part.properties ?? {}));
-  const required = parts.flatMap((part) => part.required ?? []);
+    .map(jsonSchema);
+  const renamed = (key: string) => rename[key] ?? key;
+  const properties = Object.assign(
+    {},
+    ...parts.map((part) =>
+      Object.fromEntries(Object.entries(part.properties ?? {}).map(([k, v]) => [renamed(k), v])),
+    ),
+  );
+  const required = [...new Set(parts.flatMap((part) => (part.required ?? []).map(renamed)))];
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-/** Parses a call's arguments as the route parses its path and then its body. */
-export function parseArguments(tool: Tool, args: Record<string, unknown>) {
+function jsonSchema(schema: z.ZodType): JsonObjectSchema {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Partial<
+    JsonObjectSchema & { anyOf: JsonObjectSchema[] }
+  >;
+  // An optional body (`schema.optional()`) is `anyOf: [object, null-ish]`: take the object.
+  const object = json.properties ? json : json.anyOf?.find((part) => part.properties);
   return {
-    params: tool.params ? tool.params.parse(args) : {},
-    input: tool.input ? tool.input.parse(args) : undefined,
+    type: "object",
+    properties: object?.properties ?? {},
+    ...(object?.required ? { required: object.required } : {}),
   };
 }

@@ -4,7 +4,8 @@ import type { NextRequest } from "next/server";
 import type { Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { invalid } from "@/lib/platform/errors";
-import { enforceRateLimit, JSON_BODY_LIMIT } from "../http";
+import { JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
+import { enforceRateLimit } from "../request-limits";
 import { formatBytes } from "@/lib/shared/format";
 import { INVALID_REQUEST, jsonRpcRefusal, MCP_MAX_ANSWER_BYTES, MCP_MAX_BATCH } from "./limits";
 import { createMcpServer } from "./server";
@@ -22,7 +23,8 @@ export async function handleMcpPost(
   body: { message: unknown; bytes: number },
 ): Promise<Response> {
   const { message, bytes } = body;
-  if (message === undefined) throw invalid("the request body must be a JSON-RPC message");
+  if (message === undefined)
+    throw invalid("invalid_request", "the request body must be a JSON-RPC message");
   if (Array.isArray(message) && message.length > MCP_MAX_BATCH) {
     return jsonRpcRefusal(
       400,

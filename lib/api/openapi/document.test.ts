@@ -1,38 +1,14 @@
-// The OpenAPI document: valid OpenAPI 3.1, one operation for every route method and none
-// more, the typed client's generated types in step with it, and the checker the HTTP suites
+// The OpenAPI document: valid OpenAPI 3.1, one operation (with its operationId, security and
+// error codes) for every contract and none more, the typed client's generated types in step with it, and the checker the HTTP suites
 // run every answer through refuses what does not match.
 import fs from "node:fs";
-import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { CLIENT_TYPES_FILE, generateClientTypes } from "@/tools/generate-client";
 import { assertMatchesApiDocument } from "@/tests/helpers/openapi";
+import { ERROR_CODE_NAMES } from "@/lib/shared/error-codes";
+import { allOperations } from "../operations";
 import { apiDocument } from "./document";
-
-const API_DIR = path.join(process.cwd(), "app/api");
-/** Not the API: development hooks (404 unless enabled) and the JSON 404 for unknown paths. */
-const NOT_API = new Set(["/api/dev/{hook}", "/api/{...path}"]);
-
-/** Every `route.ts` under app/api as "METHOD /path/{param}", from the methods it accepts. */
-function routeOperations(): string[] {
-  const operations: string[] = [];
-  const visit = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (entry.name === "route.ts") {
-        const route = `/api/${path.relative(API_DIR, dir)}`.replace(/\[([^\]]+)\]/g, "{$1}");
-        if (NOT_API.has(route)) continue;
-        // Each route answers 405 for the rest with `otherMethods("GET, POST")`: its Allow list.
-        const allowed = /otherMethods\("([^"]+)"\)/.exec(fs.readFileSync(full, "utf8"))?.[1];
-        if (!allowed) throw new Error(`${full} does not declare its methods with otherMethods()`);
-        for (const method of allowed.split(/,\s*/)) operations.push(`${method} ${route}`);
-      }
-    }
-  };
-  visit(API_DIR);
-  return operations.sort();
-}
 
 function documentedOperations(): string[] {
   const paths = apiDocument().paths ?? {};
@@ -53,10 +29,40 @@ describe("the OpenAPI document", () => {
     expect(apiDocument().openapi).toBe("3.1.0");
   });
 
-  it("documents every route's methods under app/api, and nothing else", () => {
-    const routes = routeOperations();
-    expect(routes.length).toBeGreaterThan(15);
-    expect(documentedOperations()).toEqual(routes);
+  it("documents every operation of the contracts, each with an operationId and security", () => {
+    const operations = allOperations().map((operation) => `${operation.method} ${operation.path}`);
+    expect(operations.length).toBeGreaterThan(30);
+    expect(documentedOperations()).toEqual([...operations].sort());
+    const ids: string[] = [];
+    for (const item of Object.values(apiDocument().paths ?? {})) {
+      for (const operation of Object.values(item ?? {}) as {
+        operationId?: string;
+        security?: unknown;
+      }[]) {
+        expect(operation.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+        expect(Array.isArray(operation.security)).toBe(true);
+        ids.push(operation.operationId!);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("lists every error code the API has, and each operation its own per status", () => {
+    const error = (
+      apiDocument().components?.schemas as Record<
+        string,
+        { properties: { code: { enum: string[] } } }
+      >
+    ).Error!;
+    expect(error.properties.code.enum).toEqual(ERROR_CODE_NAMES);
+    const accept = apiDocument().paths!["/api/v1/jobs/{id}/accept"]!.post!;
+    const conflicts = (
+      accept.responses as Record<string, { content: { "application/json": { examples: object } } }>
+    )["409"]!;
+    expect(Object.keys(conflicts.content["application/json"].examples).sort()).toEqual([
+      "job_not_open",
+      "proposal_not_pending",
+    ]);
   });
 
   it("gives every operation its error answers with examples", () => {

@@ -1,177 +1,86 @@
-// The error answers an operation can give, each with its `{ error, code? }` body and a real
-// example message (the wording lib/ and lib/http.ts use).
+// The error answers of an operation in the OpenAPI document: per status, the codes it can give
+// (its own, declared in its contract, and the generic ones its auth, body and limits imply),
+// each with an example `{ error, code }` body. The HTTP suites check every observed error's
+// code against this list (tests/helpers/openapi.ts).
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
+import { ERROR_CODES, type ErrorCode, statusesOf } from "@/lib/shared/error-codes";
 import { errorBodySchema } from "@/lib/shared/schemas/views";
+import { isWrite, type Operation } from "../operation";
 
-type ErrorStatus =
-  400 | 401 | 402 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 415 | 429 | 500 | 503;
-
-interface ErrorExample {
-  summary: string;
-  value: { error: string; code: string };
-}
-
-const STANDARD: Record<ErrorStatus, { description: string; examples: ErrorExample[] }> = {
-  400: {
-    description: "The input is not valid (the message names the field and the rule).",
-    examples: [
-      { summary: "a field", value: { error: "title must not be empty", code: "invalid_request" } },
-      {
-        summary: "not JSON",
-        value: { error: "the request body is not valid JSON", code: "invalid_request" },
-      },
-    ],
-  },
-  401: {
-    description: "No valid session (sign in with SIWE first), or the sign-in was refused.",
-    examples: [
-      {
-        summary: "no session",
-        value: {
-          error: "sign in with your wallet first (no valid session)",
-          code: "unauthenticated",
-        },
-      },
-    ],
-  },
-  402: {
-    description: "Payment required or refused (x402): see the PAYMENT-REQUIRED header.",
-    examples: [],
-  },
-  403: {
-    description: "Signed in, but not allowed: the wrong role for this action, or a foreign Origin.",
-    examples: [
-      {
-        summary: "role",
-        value: {
-          error: "only the job's poster and its assigned agent can download deliveries",
-          code: "forbidden",
-        },
-      },
-      {
-        summary: "origin",
-        value: {
-          error: "requests from origin https://evil.example are not allowed",
-          code: "cross_origin_request",
-        },
-      },
-    ],
-  },
-  404: {
-    description: "No such resource.",
-    examples: [
-      { summary: "job", value: { error: "job job_0000000000000000 not found", code: "not_found" } },
-    ],
-  },
-  405: {
-    description: "The path exists but not with this method (see the Allow header).",
-    examples: [
-      {
-        summary: "method",
-        value: { error: "method not allowed; this path accepts GET", code: "method_not_allowed" },
-      },
-    ],
-  },
-  406: {
-    description: "The client does not accept application/json (MCP clients must).",
-    examples: [],
-  },
-  408: {
-    description: "The request body arrived too slowly and was cut off.",
-    examples: [
-      {
-        summary: "slow body",
-        value: {
-          error: "the request (headers and body) did not arrive in time",
-          code: "request_timeout",
-        },
-      },
-    ],
-  },
-  409: {
-    description: "The resource is not in a state that allows this (the lifecycle table).",
-    examples: [
-      {
-        summary: "state",
-        value: { error: "the job is no longer open; re-read it and retry", code: "conflict" },
-      },
-    ],
-  },
-  413: {
-    description: "The request body is larger than this path accepts (refused before reading).",
-    examples: [
-      {
-        summary: "body",
-        value: { error: "the request body is larger than 1 MiB", code: "payload_too_large" },
-      },
-    ],
-  },
-  415: {
-    description:
-      "A cookie-authenticated write (or sign-in) whose body is not sent as application/json.",
-    examples: [
-      {
-        summary: "media type",
-        value: {
-          error: "send the request body as JSON with Content-Type: application/json",
-          code: "unsupported_media_type",
-        },
-      },
-    ],
-  },
-  429: {
-    description: "Too many requests from this client or wallet; see Retry-After.",
-    examples: [
-      {
-        summary: "limit",
-        value: { error: "too many requests; slow down and retry later", code: "rate_limited" },
-      },
-    ],
-  },
-  500: {
-    description: "An unexpected error (logged on the server, never detailed here).",
-    examples: [
-      { summary: "internal", value: { error: "internal server error", code: "internal_error" } },
-    ],
-  },
-  503: {
-    description: "A dependency is unavailable (database, rate limiter, chain, facilitator).",
-    examples: [
-      {
-        summary: "busy",
-        value: { error: "rate limiting is unavailable; retry shortly", code: "unavailable" },
-      },
-    ],
-  },
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: "The input is not valid (the message names the field and the rule).",
+  401: "No valid session or token.",
+  402: "Payment required or refused.",
+  403: "Signed in, but not allowed.",
+  404: "No such resource.",
+  406: "The client does not accept application/json.",
+  408: "The request did not arrive in time.",
+  409: "The resource is not in a state that allows this.",
+  413: "The request body is larger than this path accepts (refused before reading).",
+  415: "A cookie-authenticated write whose body is not JSON.",
+  429: "Too many requests from this client or wallet; see Retry-After.",
+  500: "An unexpected error (logged on the server, never detailed here).",
+  503: "A dependency is unavailable, or the server is busy; see Retry-After.",
 };
 
-/**
- * The error part of an operation's responses: `statuses` and ALWAYS; `overrides` replaces a
- * status's examples.
- */
-export function errorResponses(
-  statuses: ErrorStatus[],
-  overrides: Partial<Record<ErrorStatus, { description?: string; examples: ErrorExample[] }>> = {},
-): ZodOpenApiResponsesObject {
+/** Every code the operation can answer, with its status. */
+export function errorCodesOf(operation: Operation): [ErrorCode, number][] {
+  const write = isWrite(operation);
+  const auth = operation.auth.kind;
+  // The app server answers some before any route runs (a path it cannot decode, the heap guard).
+  const generic: ErrorCode[] = [
+    "invalid_path",
+    "rate_limited",
+    "internal_error",
+    "unavailable",
+    "server_busy",
+  ];
+  if (operation.params || operation.query || operation.body) generic.push("invalid_request");
+  if (auth !== "public") generic.push("unauthenticated", "invalid_token");
+  if (auth === "sessionOrToken") generic.push("insufficient_scope");
+  if (auth === "session") generic.push("session_required");
+  if (auth === "token") generic.push("token_required");
+  if (write) generic.push("payload_too_large", "request_timeout");
+  // Cookie writes (and public ones) pass the browser checks (lib/api/browser-writes.ts).
+  if (write && auth !== "token") {
+    generic.push("cross_origin_request", "cross_site_request", "unsupported_media_type");
+  }
+  if (operation.largeBody) generic.push("upload_too_slow", "too_many_uploads");
+  const declared = operation.errors ?? [];
+  const pairs = new Map<string, [ErrorCode, number]>();
+  for (const entry of [...generic, ...declared]) {
+    const [code, only] = typeof entry === "string" ? [entry, undefined] : entry;
+    for (const status of only ? [only] : statusesOf(code))
+      pairs.set(`${code}@${status}`, [code, status]);
+  }
+  return [...pairs.values()];
+}
+
+/** The error part of an operation's responses, one entry per status. */
+export function errorResponses(operation: Operation): ZodOpenApiResponsesObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const [code, status] of errorCodesOf(operation)) {
+    if (status < 400) continue;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   const responses: ZodOpenApiResponsesObject = {};
-  for (const status of [...new Set([...statuses, ...ALWAYS])].sort()) {
-    const standard = STANDARD[status];
-    const override = overrides[status];
-    const examples = override?.examples ?? standard.examples;
-    responses[String(status) as `${ErrorStatus}`] = {
-      description: override?.description ?? standard.description,
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    (responses as Record<string, unknown>)[String(status)] = {
+      description:
+        `${STATUS_DESCRIPTIONS[status] ?? "An error."} Codes: ` +
+        codes.map((code) => `\`${code}\``).join(", "),
       content: {
         "application/json": {
           schema: errorBodySchema,
-          examples: Object.fromEntries(examples.map((example, i) => [`example${i + 1}`, example])),
+          examples: Object.fromEntries(
+            codes.map((code) => [
+              code,
+              { summary: code, value: { error: ERROR_CODES[code].description, code } },
+            ]),
+          ),
         },
       },
     };
   }
   return responses;
 }
-
-/** What every operation can answer besides its own errors (reads are rate-limited too). */
-export const ALWAYS: ErrorStatus[] = [429, 500, 503];
-/** What every write with a session can answer. */
-export const WRITE: ErrorStatus[] = [400, 401, 403, 408, 413, 415, ...ALWAYS];

@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import { REFUSAL_CODES } from "@/lib/payments/settle/outcomes";
 import { envelope, errorBodySchema, settlementViewSchema } from "@/lib/shared/schemas/views";
-import { errorResponses } from "./errors";
 
 const base64Json = (description: string) => z.string().meta({ description });
 
@@ -32,66 +31,60 @@ function coded(description: string, codes: readonly string[], example: string) {
   };
 }
 
-export function settleOperation(path: z.ZodObject, query: z.ZodObject): ZodOpenApiOperationObject {
-  return {
-    tags: ["Payments"],
-    summary: "Pay a proposal's bid through x402 (the job's poster or anyone paying for it)",
-    description:
-      "Without PAYMENT-SIGNATURE: 402 with the challenge in PAYMENT-REQUIRED. With it: " +
-      "verify, claim the job's slot, settle on chain, answer 200 with the hash. The same " +
-      "signature sent again answers the same 200. See docs/payments.md for what to do on " +
-      "each code.",
-    requestParams: {
-      path,
-      query,
-      header: z.object({
-        "payment-signature": base64Json(
-          "Base64 JSON of the x402 v2 PaymentPayload (exact scheme, EIP-3009 authorization).",
-        ).optional(),
+/**
+ * What the x402 resource's document says beyond its contract: the payment headers, and each
+ * outcome's codes with what to do (lib/api/operations/proposals.ts, settlePaymentOperation).
+ */
+export const settleDocs: Partial<ZodOpenApiOperationObject> = {
+  requestParams: {
+    header: z.object({
+      "payment-signature": base64Json(
+        "Base64 JSON of the x402 v2 PaymentPayload (exact scheme, EIP-3009 authorization).",
+      ).optional(),
+    }),
+  },
+  responses: {
+    "200": {
+      description: "Settled. Accept the proposal with data.txHash.",
+      headers: z.object({ "payment-response": PAYMENT_RESPONSE }),
+      content: { "application/json": { schema: envelope(settlementViewSchema) } },
+    },
+    "402": {
+      ...coded(
+        "The challenge (`payment_required`), or a refusal: nothing moved; sign a new " +
+          "authorization. `settlement_failed` also carries PAYMENT-RESPONSE.",
+        REFUSAL_CODES,
+        "payment required: sign the USDC authorization and send it as PAYMENT-SIGNATURE",
+      ),
+      headers: z.object({
+        "payment-required": PAYMENT_REQUIRED,
+        "payment-response": PAYMENT_RESPONSE.optional(),
       }),
     },
-    responses: {
-      "200": {
-        description: "Settled. Accept the proposal with data.txHash.",
-        headers: z.object({ "payment-response": PAYMENT_RESPONSE }),
-        content: { "application/json": { schema: envelope(settlementViewSchema) } },
-      },
-      "402": {
-        ...coded(
-          "The challenge (`payment_required`), or a refusal: nothing moved; sign a new " +
-            "authorization. `settlement_failed` also carries PAYMENT-RESPONSE.",
-          REFUSAL_CODES,
-          "payment required: sign the USDC authorization and send it as PAYMENT-SIGNATURE",
-        ),
-        headers: z.object({
-          "payment-required": PAYMENT_REQUIRED,
-          "payment-response": PAYMENT_RESPONSE.optional(),
-        }),
-      },
-      "400": coded(
-        "PAYMENT-SIGNATURE is not a valid x402 v2 payload, or the query is invalid.",
-        ["invalid_payload"],
-        "PAYMENT-SIGNATURE is not a valid x402 v2 payment payload",
+    "409": {
+      ...coded(
+        "The job or proposal moved on, it is paid, a payment is still settling (wait, then send " +
+          "the same signature again), or the bid pays its own poster or a payee that never agreed.",
+        [
+          "settlement_pending",
+          "already_paid",
+          "job_not_open",
+          "proposal_not_pending",
+          "self_payment",
+          "payee_consent_pending",
+        ],
+        "a payment for this job is being settled; the chain has not confirmed it yet",
       ),
-      "409": {
-        ...coded(
-          "The job or proposal moved on, it is paid, or a payment is still settling " +
-            "(wait, then send the same signature again).",
-          ["settlement_pending", "already_paid", "job_not_open", "proposal_not_pending"],
-          "a payment for this job is being settled; the chain has not confirmed it yet",
-        ),
-        headers: z.object({ "retry-after": z.string().optional() }),
-      },
-      "503": {
-        ...coded(
-          "The facilitator or the chain is unreachable before anything was charged; retry " +
-            "the same signature.",
-          ["facilitator_unavailable", "chain_unavailable"],
-          "the payment service is unavailable; retry shortly",
-        ),
-        headers: z.object({ "retry-after": z.string().optional() }),
-      },
-      ...errorResponses([403, 404, 408, 413, 429, 500]),
+      headers: z.object({ "retry-after": z.string().optional() }),
     },
-  };
-}
+    "503": {
+      ...coded(
+        "The facilitator or the chain is unreachable before anything was charged; retry the " +
+          "same signature.",
+        ["facilitator_unavailable", "chain_unavailable"],
+        "the payment service is unavailable; retry shortly",
+      ),
+      headers: z.object({ "retry-after": z.string().optional() }),
+    },
+  },
+};

@@ -36,11 +36,16 @@ export async function assertPaidFor(
   }
   if (!settlement) {
     throw paymentRequired(
+      "payment_not_found",
       `txHash is not a successful settlement of this job and proposal; ${PAY_FIRST}`,
     );
   }
   const mismatch = ledgerMismatch(settlement, facts);
-  if (mismatch) throw paymentRequired(`the settlement does not pay for this bid: ${mismatch}`);
+  if (mismatch)
+    throw paymentRequired(
+      "payment_mismatch",
+      `the settlement does not pay for this bid: ${mismatch}`,
+    );
   await assertReceiptMatches(settlement);
   return settlement;
 }
@@ -96,7 +101,10 @@ async function assertReceiptMatches(settlement: Settlement) {
   }
   // mutant: accept-the-chain-s-receipt-agrees-with-the-ledger
   if (!check.ok) {
-    throw paymentRequired(`the chain's receipt does not show this payment: ${check.reason}`);
+    throw paymentRequired(
+      "payment_mismatch",
+      `the chain's receipt does not show this payment: ${check.reason}`,
+    );
   }
   // mutant end
 }

@@ -2,26 +2,11 @@
 // message (contract: Settlement, Outcomes). Codes are the x402 v2 spec's error reasons where
 // one fits, else our own. The facilitator's reasons map to them through a table of exact
 // codes: nothing here guesses from the words of a message.
+import { PAYMENT_REFUSAL_CODES } from "@/lib/shared/error-codes";
 
 /** A 402: nothing moved; the body says why, and a fresh PAYMENT-REQUIRED comes with it. */
-export const REFUSAL_CODES = [
-  "payment_required",
-  "invalid_x402_version",
-  "invalid_scheme",
-  "invalid_network",
-  "wrong_asset",
-  "invalid_exact_evm_payload_authorization_value_mismatch",
-  "invalid_exact_evm_payload_recipient_mismatch",
-  "wrong_payer",
-  "invalid_exact_evm_payload_authorization_valid_before",
-  "invalid_exact_evm_payload_authorization_valid_after",
-  "invalid_exact_evm_payload_signature",
-  "insufficient_funds",
-  "authorization_already_used",
-  "payment_refused",
-  "settlement_failed",
-] as const;
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
+export type RefusalCode = keyof typeof PAYMENT_REFUSAL_CODES;
+export const REFUSAL_CODES = Object.keys(PAYMENT_REFUSAL_CODES) as RefusalCode[];
 
 /** The facilitator's reason codes (x402 spec and @x402/evm 2.25 names) → ours. */
 const FACILITATOR_REASONS: Record<string, RefusalCode> = {

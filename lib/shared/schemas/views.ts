@@ -9,6 +9,7 @@ import {
   SETTLEMENT_STATUSES,
   TOKEN_SCOPES,
 } from "../enums";
+import { ERROR_CODE_NAMES, ERROR_CODES } from "../error-codes";
 import { EVENT_TYPES } from "./events";
 import { MY_JOB_GROUP_NAMES } from "./me";
 import { NOTIFICATION_TYPES } from "./notifications";
@@ -389,10 +390,11 @@ export const okViewSchema = z.object({ ok: z.literal(true) });
 export const errorBodySchema = z
   .object({
     error: z.string().meta({ description: "A readable reason" }),
-    code: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]*$/)
-      .meta({ description: "A stable snake_case code a program can act on (never changes)" }),
+    code: z.enum(ERROR_CODE_NAMES).meta({
+      description:
+        "A stable snake_case code a program acts on (never changes): " +
+        ERROR_CODE_NAMES.map((code) => `\`${code}\` ${ERROR_CODES[code].description}`).join(" "),
+    }),
   })
   .meta({ id: "Error" });
 

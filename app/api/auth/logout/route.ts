@@ -1,17 +1,5 @@
-// POST /api/auth/logout[?all=true]: revokes this session (or every session of its wallet)
-// on the server and clears the cookie.
-import { z } from "zod";
-import { endSession } from "@/lib/auth/session-cookie";
-import { unauthenticated } from "@/lib/platform/errors";
-import { ok, otherMethods, route } from "@/lib/api/http";
+// POST /api/auth/logout: generated from lib/api/operations by `npm run routes:generate`.
+import { signOutOperation } from "@/lib/api/operations/auth";
+import { serve } from "@/lib/api/serve";
 
-const logoutQuery = z.object({ all: z.enum(["true", "false"]).optional() });
-
-export const POST = route({}, async ({ query }) => {
-  const all = query(logoutQuery).all === "true";
-  if (!(await endSession({ all }))) {
-    throw unauthenticated("no valid session: sign in first to sign out everywhere");
-  }
-  return ok({ ok: true });
-});
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(signOutOperation);

@@ -1,9 +1,5 @@
-// GET /api/auth/nonce: a single-use SIWE nonce, valid 10 minutes.
-import { issueNonce } from "@/lib/auth/siwe";
-import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/api/http";
+// GET /api/auth/nonce: generated from lib/api/operations by `npm run routes:generate`.
+import { getNonceOperation } from "@/lib/api/operations/auth";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route({ rateLimit: "auth" }, async () =>
-  ok({ nonce: await issueNonce(await getDb()) }),
-);
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getNonceOperation);

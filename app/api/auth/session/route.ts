@@ -1,5 +1,5 @@
-// GET /api/auth/session: the signed-in wallet, or 401.
-import { ok, otherMethods, route } from "@/lib/api/http";
+// GET /api/auth/session: generated from lib/api/operations by `npm run routes:generate`.
+import { getSessionOperation } from "@/lib/api/operations/auth";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route({ auth: true }, async ({ wallet }) => ok({ address: wallet }));
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getSessionOperation);

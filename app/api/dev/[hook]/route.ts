@@ -8,7 +8,9 @@ import { ECHO_MAX_BYTES, echoKey, echoResponse, readEcho, storeEcho } from "@/de
 import { faucetSchema, requestTestUsdc } from "@/dev/faucet";
 import { assertDevHook, devHookEnabled } from "@/dev/hooks";
 import { DomainError } from "@/lib/platform/errors";
-import { ok, otherMethods, readBody, route } from "@/lib/api/http";
+import { ok, otherMethods } from "@/lib/api/envelope";
+import { readBody } from "@/lib/api/request-body";
+import { route } from "@/lib/api/route";
 
 type Params = { hook: string };
 
@@ -17,15 +19,18 @@ export const GET = route<Params>({}, async ({ req, params }) => {
   return echoResponse(readEcho(echoKey(req.nextUrl.searchParams.get("key"))));
 });
 
-const devPost = route<Params>({ rateLimit: "write" }, async ({ req, params, body }) => {
-  if (assertDevHook(params.hook) === "faucet") {
-    return ok(await requestTestUsdc(await body(faucetSchema)));
-  }
-  const key = echoKey(req.nextUrl.searchParams.get("key"));
-  const bytes = await readBody(req, ECHO_MAX_BYTES);
-  storeEcho(key, bytes);
-  return ok({ key, bytes: bytes.byteLength });
-});
+const devPost = route<Params>(
+  { rateLimit: "write", bodyLimit: ECHO_MAX_BYTES },
+  async ({ req, params, body }) => {
+    if (assertDevHook(params.hook) === "faucet") {
+      return ok(await requestTestUsdc(await body(faucetSchema)));
+    }
+    const key = echoKey(req.nextUrl.searchParams.get("key"));
+    const bytes = await readBody(req, ECHO_MAX_BYTES);
+    storeEcho(key, bytes);
+    return ok({ key, bytes: bytes.byteLength });
+  },
+);
 
 // What POST /api/v1/jobs does around its domain function (caller, scope, rate limit, JSON body
 // read and parsed), then the stored answer of a real one.

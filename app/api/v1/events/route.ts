@@ -1,15 +1,5 @@
-// GET /api/v1/events?after=&types=&category=&jobId=&limit=&wait= (public; long-poll with wait).
-import { addressSubject, requestClientAddress } from "@/lib/platform/client-address";
-import { getDb } from "@/lib/db";
-import { readEvents } from "@/lib/events/feed";
-import { ok, otherMethods, route } from "@/lib/api/http";
-import { listEventsQuerySchema } from "@/lib/shared/schemas/events";
+// GET /api/v1/events: generated from lib/api/operations by `npm run routes:generate`.
+import { listEventsOperation } from "@/lib/api/operations/programs";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route({}, async ({ req, query }) => {
-  const page = await readEvents(await getDb(), query(listEventsQuerySchema), {
-    signal: req.signal,
-    client: addressSubject(requestClientAddress(req)),
-  });
-  return ok(page.items, { meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } });
-});
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(listEventsOperation);

@@ -1,8 +1,5 @@
-// GET /api/v1/openapi.json: the API's OpenAPI 3.1 document (lib/openapi/document.ts).
-import { otherMethods, route } from "@/lib/api/http";
-import { apiDocument } from "@/lib/api/openapi/document";
+// GET /api/v1/openapi.json: generated from lib/api/operations by `npm run routes:generate`.
+import { getOpenApiOperation } from "@/lib/api/operations/meta";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route({}, async () =>
-  Response.json(apiDocument(), { headers: { "Cache-Control": "public, max-age=300" } }),
-);
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getOpenApiOperation);

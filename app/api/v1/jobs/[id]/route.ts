@@ -1,9 +1,5 @@
-// GET /api/v1/jobs/:id
-import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/api/http";
-import { getJob } from "@/lib/marketplace/jobs";
+// GET /api/v1/jobs/{id}: generated from lib/api/operations by `npm run routes:generate`.
+import { getJobOperation } from "@/lib/api/operations/jobs";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route<{ id: string }>({}, async ({ req, params }) =>
-  ok(await getJob(await getDb(), params.id), { revalidate: req }),
-);
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getJobOperation);

@@ -1,15 +1,5 @@
-// GET /api/v1/webhooks/:id and DELETE /api/v1/webhooks/:id (the wallet's own only).
-import { getDb } from "@/lib/db";
-import { deleteWebhook, getWebhook } from "@/lib/events/webhooks";
-import { ok, otherMethods, route } from "@/lib/api/http";
+// GET /api/v1/webhooks/{id}, DELETE /api/v1/webhooks/{id}: generated from lib/api/operations by `npm run routes:generate`.
+import { deleteWebhookOperation, getWebhookOperation } from "@/lib/api/operations/programs";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route<{ id: string }>(
-  { auth: true, scope: "read" },
-  async ({ wallet, params }) => ok(await getWebhook(await getDb(), wallet, params.id)),
-);
-
-export const DELETE = route<{ id: string }>(
-  { auth: true, scope: "read", rateLimit: "write" },
-  async ({ wallet, params }) => ok(await deleteWebhook(await getDb(), wallet, params.id)),
-);
-export const { POST, PUT, PATCH } = otherMethods("GET, DELETE");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getWebhookOperation, deleteWebhookOperation);

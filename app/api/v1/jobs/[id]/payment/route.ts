@@ -1,9 +1,5 @@
-// GET /api/v1/jobs/:id/payment: the job's live or latest settlement, or null (public).
-import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/api/http";
-import { getJobPayment } from "@/lib/payments/ledger/payment-view";
+// GET /api/v1/jobs/{id}/payment: generated from lib/api/operations by `npm run routes:generate`.
+import { getPaymentOperation } from "@/lib/api/operations/proposals";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route<{ id: string }>({}, async ({ params }) =>
-  ok(await getJobPayment(await getDb(), params.id)),
-);
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getPaymentOperation);

@@ -1,18 +1,8 @@
-// GET /api/v1/jobs/:id/proposals (public) and POST (submit a bid, session).
-import { getDb } from "@/lib/db";
-import { created, okPage, otherMethods, route } from "@/lib/api/http";
-import { listProposals, submitProposal } from "@/lib/marketplace/proposals";
-import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
+// GET /api/v1/jobs/{id}/proposals, POST /api/v1/jobs/{id}/proposals: generated from lib/api/operations by `npm run routes:generate`.
+import { listProposalsOperation, submitProposalOperation } from "@/lib/api/operations/proposals";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route<{ id: string }>({}, async ({ params, query }) =>
-  okPage(await listProposals(await getDb(), params.id, query(listProposalsQuerySchema))),
+export const { GET, POST, PUT, PATCH, DELETE } = serve(
+  listProposalsOperation,
+  submitProposalOperation,
 );
-
-export const POST = route<{ id: string }>(
-  { auth: true, scope: "bid", rateLimit: "write" },
-  async ({ wallet, params, body }) =>
-    created(
-      await submitProposal(await getDb(), wallet, params.id, await body(createProposalSchema)),
-    ),
-);
-export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -1,14 +1,5 @@
-// GET /api/v1/webhooks/:id/deliveries?limit=&cursor= (the delivery log, newest first).
-import { getDb } from "@/lib/db";
-import { listDeliveries } from "@/lib/events/webhooks";
-import { okPage, otherMethods, route } from "@/lib/api/http";
-import { listDeliveriesQuerySchema } from "@/lib/shared/schemas/webhooks";
+// GET /api/v1/webhooks/{id}/deliveries: generated from lib/api/operations by `npm run routes:generate`.
+import { listDeliveriesOperation } from "@/lib/api/operations/programs";
+import { serve } from "@/lib/api/serve";
 
-export const GET = route<{ id: string }>(
-  { auth: true, scope: "read" },
-  async ({ wallet, params, query }) =>
-    okPage(
-      await listDeliveries(await getDb(), wallet, params.id, query(listDeliveriesQuerySchema)),
-    ),
-);
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(listDeliveriesOperation);

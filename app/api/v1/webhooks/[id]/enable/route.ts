@@ -1,10 +1,5 @@
-// POST /api/v1/webhooks/:id/enable (a disabled subscription delivers again, from now on).
-import { getDb } from "@/lib/db";
-import { enableWebhook } from "@/lib/events/webhooks";
-import { ok, otherMethods, route } from "@/lib/api/http";
+// POST /api/v1/webhooks/{id}/enable: generated from lib/api/operations by `npm run routes:generate`.
+import { enableWebhookOperation } from "@/lib/api/operations/programs";
+import { serve } from "@/lib/api/serve";
 
-export const POST = route<{ id: string }>(
-  { auth: true, scope: "read", rateLimit: "write" },
-  async ({ wallet, params }) => ok(await enableWebhook(await getDb(), wallet, params.id)),
-);
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(enableWebhookOperation);

@@ -1,10 +1,5 @@
-// POST /api/v1/webhooks/:id/test (sends a signed webhook.test message now; answers its delivery).
-import { getDb } from "@/lib/db";
-import { sendTestEvent } from "@/lib/events/webhooks";
-import { ok, otherMethods, route } from "@/lib/api/http";
+// POST /api/v1/webhooks/{id}/test: generated from lib/api/operations by `npm run routes:generate`.
+import { testWebhookOperation } from "@/lib/api/operations/programs";
+import { serve } from "@/lib/api/serve";
 
-export const POST = route<{ id: string }>(
-  { auth: true, scope: "read", rateLimit: "write" },
-  async ({ wallet, params }) => ok(await sendTestEvent(await getDb(), wallet, params.id)),
-);
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(testWebhookOperation);

@@ -1,11 +1,5 @@
-// POST /api/v1/jobs/:id/proposals/:proposalId/reject (poster only, job open).
-import { getDb } from "@/lib/db";
-import { ok, otherMethods, route } from "@/lib/api/http";
-import { rejectProposal } from "@/lib/marketplace/proposals";
+// POST /api/v1/jobs/{id}/proposals/{proposalId}/reject: generated from lib/api/operations by `npm run routes:generate`.
+import { rejectProposalOperation } from "@/lib/api/operations/proposals";
+import { serve } from "@/lib/api/serve";
 
-export const POST = route<{ id: string; proposalId: string }>(
-  { auth: true, scope: "post", rateLimit: "write" },
-  async ({ wallet, params }) =>
-    ok(await rejectProposal(await getDb(), wallet, params.id, params.proposalId)),
-);
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, POST, PUT, PATCH, DELETE } = serve(rejectProposalOperation);

@@ -1,0 +1,110 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { toPublicError } from "@/lib/platform/errors";
+import type { ErrorCode } from "@/lib/shared/error-codes";
+
+// The answer's envelope: `{ data, meta? }` or `{ error, code }`, JSON, never cached unless a
+// public read asks for revalidation (ETag, 304).
+
+const NO_STORE = { "Cache-Control": "no-store" } as const;
+
+export interface OkInit {
+  status?: number;
+  meta?: unknown;
+  headers?: HeadersInit;
+  /**
+   * A public read: answered with an ETag and `Cache-Control: public, max-age=0,
+   * must-revalidate`, and `304 Not Modified` (no body) when the request's If-None-Match
+   * names that ETag.
+   */
+  revalidate?: Request;
+}
+
+export function ok(data: unknown, init: OkInit = {}) {
+  const body = init.meta === undefined ? { data } : { data, meta: init.meta };
+  if (init.revalidate) return revalidatedResponse(init.revalidate, data, body);
+  return jsonResponse(body, init.status ?? 200, init.headers);
+}
+
+export const created = (data: unknown) => ok(data, { status: 201 });
+
+/** The one error body: `{ error, code }` (a readable message, a stable snake_case code). */
+export function errorResponse(
+  status: number,
+  message: string,
+  headers: HeadersInit,
+  code: ErrorCode,
+) {
+  return jsonResponse({ error: message, code }, status, headers);
+}
+
+function jsonResponse(body: unknown, status: number, headers: HeadersInit = {}) {
+  const response = new Response(JSON.stringify(body, jsonReplacer), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...NO_STORE },
+  });
+  for (const [key, value] of new Headers(headers)) response.headers.set(key, value);
+  return response;
+}
+
+const REVALIDATE = { "Cache-Control": "public, max-age=0, must-revalidate" } as const;
+
+/**
+ * The serialized answer and its ETag, kept per `data` object: answers served from the read
+ * cache (lib/marketplace/read-cache.ts) are the same objects, serialized and hashed once.
+ */
+const serialized = new WeakMap<object, { meta: string; json: string; etag: string }>();
+
+function revalidatedResponse(req: Request, data: unknown, body: object): Response {
+  const meta = JSON.stringify((body as { meta?: unknown }).meta ?? null);
+  let known = typeof data === "object" && data !== null ? serialized.get(data) : undefined;
+  if (!known || known.meta !== meta) {
+    const json = JSON.stringify(body, jsonReplacer);
+    const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 32)}"`;
+    known = { meta, json, etag };
+    if (typeof data === "object" && data !== null) serialized.set(data, known);
+  }
+  const headers = { ETag: known.etag, ...REVALIDATE };
+  if (noneMatch(req.headers.get("if-none-match"), known.etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(known.json, {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** If-None-Match (RFC 9110 13.1.2): `*` or a list of ETags, compared weakly. */
+function noneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+function jsonReplacer(_key: string, value: unknown) {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** Maps anything thrown to the one error shape; unexpected errors are logged, never shown. */
+export function toErrorResponse(error: unknown): Response {
+  const failure = toPublicError(error, "API route");
+  return errorResponse(failure.status, failure.message, failure.headers, failure.code);
+}
+
+/** Answers 405 (JSON) for the methods a route does not implement. */
+export function otherMethods(allowed: string) {
+  const handler = async () =>
+    errorResponse(
+      405,
+      `method not allowed; this path accepts ${allowed}`,
+      { Allow: allowed },
+      "method_not_allowed",
+    );
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
+}
+
+/** Serves a list page as `{ data, meta: { nextCursor } }`. */
+export const okPage = (
+  page: { items: unknown[]; nextCursor: string | null },
+  init: Omit<OkInit, "meta"> = {},
+) => ok(page.items, { ...init, meta: { nextCursor: page.nextCursor } });

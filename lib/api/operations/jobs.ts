@@ -1,0 +1,224 @@
+import "server-only";
+import { z } from "zod";
+import { assertScope } from "@/lib/auth/caller";
+import { getAttachmentForDownload } from "@/lib/marketplace/attachments";
+import { createJob, getJob, listJobs } from "@/lib/marketplace/jobs";
+import {
+  acceptProposal,
+  assertMayDeliver,
+  completeJob,
+  deliverJob,
+} from "@/lib/marketplace/transitions";
+import { LIMITS } from "@/lib/shared/limits";
+import {
+  type AttachmentInput,
+  acceptSchema,
+  completeSchema,
+  createJobSchema,
+  deliverSchema,
+  listJobsQuerySchema,
+} from "@/lib/shared/schemas/jobs";
+import { jobViewSchema } from "@/lib/shared/schemas/views";
+import { answer, defineOperation, pageAnswer, PUBLIC, sessionOrToken } from "../operation";
+import { AS_JOB, attachmentPath, jobPath } from "./params";
+
+// Jobs: post, list, read, accept, deliver, complete, and a delivered file's download.
+
+export const listJobsOperation = defineOperation({
+  id: "listJobs",
+  method: "GET",
+  path: "/api/v1/jobs",
+  tag: "Jobs",
+  summary: "Jobs, newest first (or by budget or relevance), in cursor pages",
+  auth: PUBLIC,
+  query: listJobsQuerySchema,
+  success: { description: "A page of jobs", data: jobViewSchema, page: true, revalidate: true },
+  errors: ["invalid_cursor"],
+  mcp: {
+    name: "search_jobs",
+    title: "Search jobs",
+    description:
+      "Jobs newest first, by words (`q`, with relevance), status (open jobs take bids), " +
+      "category, budget range and sort; `cursor` is the previous answer's nextCursor.",
+    result: "jobs",
+  },
+  handle: async ({ db, query }) => pageAnswer(await listJobs(db, query)),
+});
+
+export const createJobOperation = defineOperation({
+  id: "createJob",
+  method: "POST",
+  path: "/api/v1/jobs",
+  tag: "Jobs",
+  summary: "Post a job (you are its poster)",
+  description: "budgetUsdc at least MIN_AMOUNT_USDC (default 1).",
+  auth: sessionOrToken("post"),
+  body: createJobSchema,
+  success: { status: 201, description: "The new job", data: jobViewSchema },
+  errors: ["amount_below_minimum", "handle_reserved"],
+  mcp: { name: "post_job", title: "Post a job", result: "job" },
+  handle: async ({ db, wallet, body }) => answer(await createJob(db, wallet, body)),
+});
+
+export const getJobOperation = defineOperation({
+  id: "getJob",
+  method: "GET",
+  path: "/api/v1/jobs/{id}",
+  tag: "Jobs",
+  summary: "A job with its status, budget, assignment and delivered files",
+  auth: PUBLIC,
+  params: jobPath,
+  success: { description: "The job", data: jobViewSchema, revalidate: true },
+  errors: ["job_not_found"],
+  mcp: { name: "get_job", title: "Get a job", result: "job", rename: AS_JOB },
+  handle: async ({ db, params }) => answer(await getJob(db, params.id)),
+});
+
+export const acceptProposalOperation = defineOperation({
+  id: "acceptProposal",
+  method: "POST",
+  path: "/api/v1/jobs/{id}/accept",
+  tag: "Jobs",
+  summary: "Accept the paid proposal with its settlement's transaction hash (poster)",
+  description:
+    "txHash is the settlement's hash from POST /api/jobs/{id}/settle (x402, signed by the " +
+    "poster's wallet); the job moves to in_progress and every other pending bid is rejected.",
+  auth: sessionOrToken("post"),
+  params: jobPath,
+  body: acceptSchema,
+  success: { description: "The job, now in progress", data: jobViewSchema },
+  errors: [
+    "not_poster",
+    "job_not_found",
+    "proposal_not_found",
+    "job_not_open",
+    "proposal_not_pending",
+    "payment_not_found",
+    "payment_mismatch",
+  ],
+  mcp: { name: "accept_proposal", title: "Accept a paid proposal", result: "job", rename: AS_JOB },
+  handle: async ({ db, wallet, params, body }) =>
+    answer(await acceptProposal(db, wallet, params.id, body)),
+});
+
+/** deliver_job's arguments: the route's attachments, and plain `text` as one more file. */
+const deliverToolInput = z.object({
+  jobId: jobPath.shape.id,
+  text: z
+    .string({ error: "text must be a string" })
+    .max(LIMITS.attachmentBytes, `text may be at most ${LIMITS.attachmentBytes} characters`)
+    .optional(),
+  attachments: deliverSchema.unwrap().shape.attachments,
+});
+export const TEXT_DELIVERY_NAME = "delivery.txt";
+
+function textAttachment(text: string): AttachmentInput {
+  const bytes = Buffer.from(text, "utf8");
+  return {
+    name: TEXT_DELIVERY_NAME,
+    size: bytes.byteLength,
+    type: "text/plain",
+    dataUrl: `data:text/plain;base64,${bytes.toString("base64")}`,
+  };
+}
+
+export const deliverJobOperation = defineOperation({
+  id: "deliverJob",
+  method: "POST",
+  path: "/api/v1/jobs/{id}/deliver",
+  tag: "Jobs",
+  summary: "Deliver (the assigned agent's wallet or operator): optional files as data: URLs",
+  description:
+    "At most 10 files of 5 MiB each, 10 MiB in all; the body may be up to 16 MiB. Who may " +
+    "deliver, and when, is checked before the body is read.",
+  auth: sessionOrToken("deliver"),
+  params: jobPath,
+  body: deliverSchema,
+  largeBody: true,
+  success: { description: "The job, now delivered", data: jobViewSchema },
+  errors: [
+    "not_assigned_agent",
+    "job_not_found",
+    "job_not_in_progress",
+    "job_not_paid",
+    "invalid_attachment",
+    "attachments_too_large",
+  ],
+  mcp: {
+    name: "deliver_job",
+    title: "Deliver a job",
+    description:
+      `Delivers a paid job in progress, as its assigned agent's wallet or operator: \`text\` ` +
+      `(delivered as ${TEXT_DELIVERY_NAME}) and/or files { name, size, type, dataUrl } with ` +
+      "dataUrl a base64 data: URL; at most 10 files, 5 MiB each, 10 MiB in all.",
+    result: "job",
+    input: deliverToolInput,
+    toRequest: ({ jobId, text, attachments }: z.output<typeof deliverToolInput>) => ({
+      params: { id: jobId },
+      body: { attachments: [...attachments, ...(text ? [textAttachment(text)] : [])] },
+    }),
+  },
+  // Who may deliver, and when, before the (up to 16 MiB) body is read.
+  beforeBody: async ({ db, wallet, params }) => {
+    await assertMayDeliver(db, wallet, params.id);
+  },
+  handle: async ({ db, wallet, params, body }) =>
+    answer(await deliverJob(db, wallet, params.id, body)),
+});
+
+export const completeJobOperation = defineOperation({
+  id: "completeJob",
+  method: "POST",
+  path: "/api/v1/jobs/{id}/complete",
+  tag: "Jobs",
+  summary:
+    "Confirm the delivery (poster), optionally with a review (a token needs review for a rating)",
+  auth: sessionOrToken("post"),
+  params: jobPath,
+  body: completeSchema,
+  bodyOptional: true,
+  success: { description: "The job, now completed", data: jobViewSchema },
+  errors: ["not_poster", "job_not_found", "job_not_delivered", "insufficient_scope"],
+  mcp: { name: "complete_job", title: "Complete a delivered job", result: "job", rename: AS_JOB },
+  handle: async ({ db, caller, wallet, params, body }) => {
+    if (body.rating !== undefined) assertScope(caller, "review");
+    return answer(await completeJob(db, wallet, params.id, body));
+  },
+});
+
+export const downloadAttachmentOperation = defineOperation({
+  id: "downloadAttachment",
+  method: "GET",
+  path: "/api/v1/jobs/{id}/attachments/{attachmentId}",
+  tag: "Jobs",
+  summary: "Download a delivered file (the poster and the assigned agent's wallet or operator)",
+  auth: sessionOrToken("read"),
+  params: attachmentPath,
+  success: { description: "The file, as an attachment (Content-Disposition)" },
+  errors: ["not_job_party", "job_not_found", "attachment_not_found"],
+  openapi: {
+    responses: {
+      "200": {
+        description: "The file, as an attachment (Content-Disposition)",
+        content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }) } },
+      },
+    },
+  },
+  handle: async ({ db, wallet, params }) => {
+    const file = await getAttachmentForDownload(db, wallet, params.id, params.attachmentId);
+    return new Response(new Uint8Array(file.data), {
+      headers: {
+        "Content-Type": file.type,
+        "Content-Length": String(file.data.byteLength),
+        "Content-Disposition": `attachment; filename="${asciiFallback(file.name)}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Cache-Control": "private, no-store",
+      },
+    });
+  },
+});
+
+function asciiFallback(name: string) {
+  return name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+}

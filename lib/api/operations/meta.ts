@@ -1,0 +1,49 @@
+import "server-only";
+import { z } from "zod";
+import { handleMcpPost } from "../mcp/transport";
+import { apiDocument } from "../openapi/document";
+import { defineOperation, PUBLIC, TOKEN_ONLY } from "../operation";
+import { parseJson, readBody } from "../request-body";
+import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";
+
+// The API about itself: this document, and the MCP server for programs.
+
+export const getOpenApiOperation = defineOperation({
+  id: "getOpenApiDocument",
+  method: "GET",
+  path: "/api/v1/openapi.json",
+  tag: "Meta",
+  summary: "This document (OpenAPI 3.1)",
+  auth: PUBLIC,
+  success: { description: "The OpenAPI document", body: z.looseObject({ openapi: z.string() }) },
+  handle: async () =>
+    Response.json(apiDocument(), { headers: { "Cache-Control": "public, max-age=300" } }),
+});
+
+export const mcpOperation = defineOperation({
+  id: "mcp",
+  method: "POST",
+  path: "/api/mcp",
+  tag: "Meta",
+  summary: "The MCP server (Streamable HTTP, JSON-RPC 2.0): tools for programs",
+  description:
+    "An access token only; each tool checks its own scope and counts against the rate limit " +
+    "as its HTTP twin does. See docs/api.md, MCP. Only a single deliver_job call may send " +
+    "more than 1 MiB.",
+  auth: TOKEN_ONLY,
+  rate: "none",
+  largeBody: true,
+  success: { description: "The JSON-RPC answer", body: z.unknown() },
+  errors: ["batch_too_large", "body_too_large", "not_acceptable"],
+  openapi: {
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: z.looseObject({ jsonrpc: z.literal("2.0") }) } },
+    },
+    responses: { "202": { description: "A notification was accepted" } },
+  },
+  handle: async ({ req, caller, wallet }) => {
+    const bytes = await readBody(req!, DELIVER_BODY_LIMIT, wallet);
+    return handleMcpPost(req!, caller, { message: parseJson(bytes), bytes: bytes.byteLength });
+  },
+});

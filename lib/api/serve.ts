@@ -1,0 +1,88 @@
+import "server-only";
+import type { NextRequest } from "next/server";
+import { getDb } from "@/lib/db";
+import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
+import { errorResponse, ok } from "./envelope";
+import type { Auth, Method, Operation, RateClass } from "./operation";
+import { isWrite } from "./operation";
+import { route, type RouteOptions } from "./route";
+
+/**
+ * A route file's handlers, derived from the operations at its path:
+ *   export const { GET, POST, PUT, PATCH, DELETE } = serve(listJobs, createJob);
+ * Each runs the request pipeline (lib/api/route.ts) with what its operation declares, parses
+ * its params, query and body with the operation's schemas and answers its envelope; the
+ * methods no operation declares answer 405 with the Allow list.
+ */
+export function serve(...operations: Operation[]) {
+  const allowed = operations.map((operation) => operation.method).join(", ");
+  const notAllowed = async () =>
+    errorResponse(
+      405,
+      `method not allowed; this path accepts ${allowed}`,
+      { Allow: allowed },
+      "method_not_allowed",
+    );
+  const handlers = {} as Record<Method, (req: NextRequest, next: NextParams) => Promise<Response>>;
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+    const operation = operations.find((candidate) => candidate.method === method);
+    handlers[method] = operation ? handlerOf(operation) : notAllowed;
+  }
+  return handlers;
+}
+
+type NextParams = { params: Promise<Record<string, string>> };
+
+/** The body limit an operation's requests are held to (also before Next reads them). */
+export const bodyLimitOf = (operation: Pick<Operation, "largeBody">) =>
+  operation.largeBody ? DELIVER_BODY_LIMIT : JSON_BODY_LIMIT;
+
+/** The rate class an operation counts against, `undefined` for none. */
+export function rateClassOf(operation: Pick<Operation, "rate" | "method">): RateClass | undefined {
+  if (operation.rate === "none") return undefined;
+  return operation.rate ?? (isWrite(operation) ? "write" : "read");
+}
+
+function routeOptions(auth: Auth): Pick<RouteOptions, "auth" | "scope"> {
+  switch (auth.kind) {
+    case "public":
+      return {};
+    case "session":
+      return { auth: true };
+    case "token":
+      return { auth: "token" };
+    case "sessionOrToken":
+      return { auth: true, scope: auth.scope };
+  }
+}
+
+function handlerOf(operation: Operation) {
+  return route<Record<string, string>>(
+    {
+      ...routeOptions(operation.auth),
+      rateLimit: rateClassOf(operation),
+      bodyLimit: bodyLimitOf(operation),
+    },
+    async ({ req, params, caller, wallet, query, body }) => {
+      const ctx = {
+        db: await getDb(),
+        caller,
+        wallet,
+        req,
+        params: operation.params ? operation.params.parse(params) : undefined,
+        query: operation.query ? query(operation.query) : undefined,
+        body: undefined as unknown,
+      };
+      if (operation.beforeBody) await operation.beforeBody(ctx as never);
+      if (operation.body) ctx.body = await body(operation.body);
+      const result = await operation.handle(ctx as never);
+      if (result instanceof Response) return result;
+      return ok(result.data, {
+        status: operation.success.status ?? 200,
+        meta: result.meta,
+        headers: result.headers,
+        revalidate: operation.success.revalidate ? req : undefined,
+      });
+    },
+  );
+}
