@@ -1,6 +1,6 @@
 import type { LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import { assertMatchesApiDocument } from "./openapi";
+import { assertMatchesApiDocument, loadApiDocument } from "./openapi";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -51,6 +51,7 @@ export class ApiClient {
     } catch {
       // non-JSON (downloads)
     }
+    await loadApiDocument(this.baseUrl);
     assertMatchesApiDocument(
       method,
       this.baseUrl + path,

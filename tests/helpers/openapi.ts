@@ -1,10 +1,11 @@
 // Every answer the HTTP suites observe through ApiClient is checked against the OpenAPI
-// document (lib/openapi): the path and method must be documented (else the answer must be
+// document the server under test publishes (GET /api/v1/openapi.json, built from the contracts
+// in lib/api/operations; fetched once, so the browser suites load no server module): the path
+// and method must be documented (else the answer must be
 // the JSON 404 or 405), the status must be one the operation lists, required headers present,
 // and a JSON body must validate against the documented schema.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { apiDocument } from "@/lib/api/openapi/document";
 
 type Operation = {
   responses: Record<
@@ -21,8 +22,30 @@ let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
 let matchers: { template: string; pattern: RegExp }[] | undefined;
 
-function document() {
-  return apiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
+type ApiDocument = { paths: Record<string, Record<string, Operation>> };
+let loaded: ApiDocument | undefined;
+let loading: Promise<void> | undefined;
+
+/** Fetches the document `baseUrl` serves, once per process (every server serves the same). */
+export function loadApiDocument(baseUrl: string): Promise<void> {
+  loading ??= fetch(`${baseUrl}/api/v1/openapi.json`).then(async (response) => {
+    if (!response.ok) throw new Error(`GET /api/v1/openapi.json answered ${response.status}`);
+    useApiDocument(await response.json());
+  });
+  return loading;
+}
+
+/** Checks answers against this document (an in-process test's own apiDocument()). */
+export function useApiDocument(doc: unknown): void {
+  loaded = doc as ApiDocument;
+  ajv = undefined;
+  validators.clear();
+  matchers = undefined;
+}
+
+function document(): ApiDocument {
+  if (!loaded) throw new Error("no OpenAPI document: call loadApiDocument or useApiDocument first");
+  return loaded;
 }
 
 function validatorFor(pointer: string): ValidateFunction {

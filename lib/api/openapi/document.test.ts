@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { CLIENT_TYPES_FILE, generateClientTypes } from "@/tools/generate-client";
-import { assertMatchesApiDocument } from "@/tests/helpers/openapi";
+import { assertMatchesApiDocument, useApiDocument } from "@/tests/helpers/openapi";
 import { ERROR_CODE_NAMES } from "@/lib/shared/error-codes";
 import { allOperations } from "../operations";
 import { apiDocument } from "./document";
@@ -87,6 +87,7 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the checker every HTTP suite runs its answers through", () => {
+  useApiDocument(apiDocument());
   const url = "http://127.0.0.1:3000/api/v1/jobs/job_1";
   // A public read's answer: JSON with its ETag and revalidation headers.
   const json = new Headers({
