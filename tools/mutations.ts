@@ -98,8 +98,6 @@ export const MUTATIONS: Mutation[] = [
   {
     id: "settle-a-used-authorization-on-another-job",
     rule: "settle: a used authorization on another job (replay)",
-    replace:
-      '      if (same) refusal = { code: "settlement_failed", response: failedResponse(row) };\n',
     test: unit(SETTLE, "refuses a used authorization sent to another job"),
   },
   {
