@@ -1,8 +1,8 @@
 // The payments figure of `npm run bench`: N posters pay N different jobs at the same moment
-// through @x402/fetch (as the README's programmatic payer does), against the chain's own
+// through @x402/fetch (as docs/payments.md's programmatic payer does), against the chain's own
 // rate for one key's transfers measured in the same run. Settlements all go out from the
-// facilitator's one gas key, one nonce at a time (lib/payments/sender.ts), so that key's
-// mined-transfer rate is the ceiling the burst is compared with.
+// facilitator's one gas key, one nonce at a time (lib/payments/facilitator/sender.ts), so that
+// key's mined-transfer rate is the ceiling the burst is compared with.
 import { createPublicClient, createWalletClient, http, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { testUsdcAbi } from "@/dev/contracts";

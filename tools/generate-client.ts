@@ -1,6 +1,6 @@
 // npm run client:generate: writes lib/client/api-types.ts, the typed client's `paths`, from
-// the OpenAPI document (openapi-typescript). lib/openapi/document.test.ts fails when the file
-// is out of date.
+// the OpenAPI document (openapi-typescript). lib/api/openapi/document.test.ts fails when the
+// file is out of date.
 import fs from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
