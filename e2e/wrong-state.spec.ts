@@ -1,4 +1,4 @@
-// Each viewer sees only the actions the job's state and their role allow (lib/marketplace/
+// Each viewer sees only the actions the job's state and their role allow (lib/kernel/
 // lifecycle.ts decides; the page must not offer anything the API would refuse).
 import type { Page } from "@playwright/test";
 import {

@@ -1,6 +1,6 @@
 import type { TokenScope } from "@/lib/shared/enums";
 
-/** What each scope lets a program do (README: Access tokens has the full route table). */
+/** What each scope lets a program do (docs/api.md: Access tokens has the full route table). */
 export const SCOPE_DESCRIPTIONS: Record<TokenScope, string> = {
   read: "Read through MCP, download deliveries of your jobs",
   post: "Post jobs, reject and accept proposals, complete jobs",

@@ -13,7 +13,7 @@ import type { ErrorCode } from "@/lib/shared/error-codes";
  * reads and answers, what it costs (body limit, rate-limit class), the error codes it gives
  * and whether MCP exposes it. The route handlers (lib/api/serve.ts), the OpenAPI document
  * (lib/api/openapi/document.ts), the MCP tools (lib/api/mcp/tools.ts) and the body limits
- * the app server applies before Next (lib/api/body-limits.ts) are all derived from these.
+ * the app server applies before Next (lib/shared/large-body-paths.ts, written from them) are all derived from these.
  */
 
 /** Who may call: anyone, a SIWE session (and/or a token with one of `scope`), or a token. */

@@ -18,7 +18,7 @@ const LIMIT_PER_MINUTE = {
 /**
  * Counts the request against its bucket, per client address and per wallet (429 beyond).
  * Writes and sign-ins wait for the shared store; reads are decided in memory and added to it
- * each second (lib/rate-limit.ts, LocalFirstLimiter), so a read costs no round-trip.
+ * each second (lib/api/rate-limit.ts, LocalFirstLimiter), so a read costs no round-trip.
  */
 export async function enforceRateLimit(req: Request, bucket: RateLimitBucket, wallet?: Address) {
   const keys = [`${bucket}:ip:${addressSubject(requestClientAddress(req))}`];

@@ -42,7 +42,7 @@ export interface RouteOptions {
    */
   auth?: true | "token";
   /**
-   * The access-token scope this route needs (README: Access tokens, the scope table). A list:
+   * The access-token scope this route needs (docs/api.md: Access tokens, the scope table). A list:
    * any one of them lets the token in, and the handler checks which one the caller's role
    * needs (posting a message: `post` for the poster, `bid` for the agent's side).
    */

@@ -5,7 +5,7 @@ import { describeIssues } from "@/lib/shared/schemas/common";
 
 /**
  * The one error type of the domain. Route handlers never build error responses by hand:
- * they throw (or let lib/ throw) a DomainError and lib/http.ts maps its kind to a status.
+ * they throw (or let lib/ throw) a DomainError and lib/api/envelope.ts maps its kind to a status.
  */
 export const ERROR_STATUS = {
   invalid: 400,

@@ -13,7 +13,7 @@ export const LIMITS = {
   pageSize: 100,
   searchQuery: 200,
   defaultPageSize: 50,
-  /** The most JSON one page of a list holds (lib/marketplace/pagination.ts, fitPage). */
+  /** The most JSON one page of a list holds (lib/kernel/pagination.ts, fitPage). */
   pageBytes: 1024 * 1024,
   attachments: 10,
   attachmentBytes: 5 * 1024 * 1024,

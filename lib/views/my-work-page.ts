@@ -1,5 +1,5 @@
 // The /me page's data: the same lists as GET /api/v1/me/* (lib/marketplace/work.ts,
-// lib/payments/earnings.ts), a preview of each or one list paged, plus what puts each job's
+// lib/payments/ledger/earnings.ts), a preview of each or one list paged, plus what puts each job's
 // next action in place: the poster's pending bids with the buttons the job page would offer
 // (the same decision, decideJobActions), and whether the poster reviewed a job already.
 import "server-only";

@@ -1,5 +1,5 @@
 // Public reads over HTTP: ETag / If-None-Match → 304 on the job list and one job, and the read
-// cache behind them (lib/marketplace/read-cache.ts), which must never answer from before a
+// cache behind them (lib/kernel/read-cache.ts), which must never answer from before a
 // commit the server was told of: its own writes at once, another server's through
 // PostgreSQL's LISTEN/NOTIFY.
 import pg from "pg";

@@ -379,7 +379,7 @@ describe("settleJobPayment", () => {
 
 describe("the settle route (app/api/jobs/[id]/settle) with @x402/fetch, in-process", () => {
   // The product's own route handler, called as Next.js calls it (no HTTP server): the payer
-  // is @x402/fetch as the README shows it.
+  // is @x402/fetch as docs/payments.md shows it.
   beforeAll(() => markAppServer());
   const routeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new NextRequest(new Request(input, init));
