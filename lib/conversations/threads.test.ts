@@ -2,7 +2,7 @@
 // the agent's payee wallet and operator; nobody else, not even another bidder), newest last,
 // paging, read markers and unread counts per side, reading marks the thread's message
 // notifications read, a rejected proposal's thread is read-only, token scopes per side.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import { type LocalAccount } from "viem";
 import type { Caller } from "@/lib/auth/caller";
 import { DomainError } from "@/lib/platform/errors";
@@ -19,16 +19,9 @@ import {
   jobInput,
   newWallet,
   proposalInput,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { getJobThreads } from "./job-threads";
 import { markThreadRead, postMessage, readThread } from "./threads";
-
-let market: InProcessMarket;
-beforeAll(async () => {
-  market = await startInProcessMarket();
-});
-afterAll(() => market?.stop());
 
 const session = (account: LocalAccount): Caller => ({ via: "session", wallet: account.address });
 const token = (account: LocalAccount, scopes: TokenScope[]): Caller => ({
@@ -48,7 +41,7 @@ async function refusal(write: Promise<unknown>) {
   return error as DomainError;
 }
 
-async function setUp() {
+async function setUp(market: InProcessMarket) {
   const [poster, operator, payee, rival, stranger] = Array.from({ length: 5 }, newWallet);
   const job = await createJob(market.db, poster!.address, jobInput());
   const agent = await registerAgent(
@@ -79,8 +72,10 @@ async function setUp() {
 }
 
 describe("a proposal's thread", () => {
-  it("is shared by the poster and the agent's wallet and operator, newest last", async () => {
-    const { poster, operator, payee, job, bid } = await setUp();
+  it("is shared by the poster and the agent's wallet and operator, newest last", async ({
+    market,
+  }) => {
+    const { poster, operator, payee, job, bid } = await setUp(market);
     await postMessage(market.db, session(operator), job.id, bid.id, { body: "First" });
     await postMessage(market.db, session(poster), job.id, bid.id, { body: "Second" });
     await postMessage(market.db, session(payee), job.id, bid.id, { body: "Third" });
@@ -95,9 +90,11 @@ describe("a proposal's thread", () => {
     }
   });
 
-  it("is refused to everyone else (403), and unknown ids are 404, also another job's proposal", async () => {
-    const { rival, stranger, job, bid } = await setUp();
-    const other = await setUp();
+  it("is refused to everyone else (403), and unknown ids are 404, also another job's proposal", async ({
+    market,
+  }) => {
+    const { rival, stranger, job, bid } = await setUp(market);
+    const other = await setUp(market);
     for (const outsider of [rival, stranger]) {
       expect(
         (await refusal(readThread(market.db, outsider.address, job.id, bid.id, everything))).status,
@@ -128,8 +125,8 @@ describe("a proposal's thread", () => {
     ).toBe(404);
   });
 
-  it("needs post from the poster's token and bid from the agent's side's", async () => {
-    const { poster, operator, job, bid } = await setUp();
+  it("needs post from the poster's token and bid from the agent's side's", async ({ market }) => {
+    const { poster, operator, job, bid } = await setUp(market);
     const posterBid = await refusal(
       postMessage(market.db, token(poster, ["read", "bid"]), job.id, bid.id, { body: "x" }),
     );
@@ -142,8 +139,10 @@ describe("a proposal's thread", () => {
     await postMessage(market.db, token(operator, ["bid"]), job.id, bid.id, { body: "ok" });
   });
 
-  it("counts unread per reader, from the other side only; reading changes nothing, marking read moves the marker and reads the notifications", async () => {
-    const { poster, operator, payee, job, bid } = await setUp();
+  it("counts unread per reader, from the other side only; reading changes nothing, marking read moves the marker and reads the notifications", async ({
+    market,
+  }) => {
+    const { poster, operator, payee, job, bid } = await setUp(market);
     for (const body of ["one", "two", "three"]) {
       await postMessage(market.db, session(operator), job.id, bid.id, { body });
     }
@@ -201,8 +200,8 @@ describe("a proposal's thread", () => {
     expect((await getJobThreads(market.db, newWallet().address, job, [bid], agents)).size).toBe(0);
   });
 
-  it("is read-only once the proposal is rejected (409), still readable", async () => {
-    const { poster, operator, job, bid } = await setUp();
+  it("is read-only once the proposal is rejected (409), still readable", async ({ market }) => {
+    const { poster, operator, job, bid } = await setUp(market);
     await postMessage(market.db, session(operator), job.id, bid.id, { body: "Before" });
     await rejectProposal(market.db, poster.address, job.id, bid.id);
     for (const writer of [poster, operator]) {

@@ -3,8 +3,8 @@
 // order with its filters, the long-poll answers when an event arrives and times out empty
 // otherwise, and, on PostgreSQL, a transaction that took an id first but commits last is
 // never skipped by a reader.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalAccount } from "viem";
+import { afterAll, beforeAll } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import { DomainError } from "@/lib/platform/errors";
 import { registerAgent } from "@/lib/marketplace/agents";
 import { createJob } from "@/lib/marketplace/jobs";
@@ -23,7 +23,6 @@ import {
   proposalInput,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { feedHead, listEvents, readEvents } from "./feed";
 import {
@@ -34,23 +33,18 @@ import {
   writeInOneStatement,
 } from "@/lib/kernel/write";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
-let rival: LocalAccount;
+const poster = newWallet();
+const operator = newWallet();
+const rival = newWallet();
 
-beforeAll(async () => {
-  market = await startInProcessMarket({
-    EVENTS_LONG_POLL_MAX_WAITERS: "3",
-    EVENTS_LONG_POLL_PER_CLIENT: "2",
-  });
-  [poster, operator, rival] = [newWallet(), newWallet(), newWallet()];
+it.override("marketEnv", {
+  EVENTS_LONG_POLL_MAX_WAITERS: "3",
+  EVENTS_LONG_POLL_PER_CLIENT: "2",
 });
-afterAll(() => market?.stop());
 
 const query = (fields: Record<string, string> = {}) => listEventsQuerySchema.parse(fields);
 
-async function eventsOf(jobId: string) {
+async function eventsOf(market: InProcessMarket, jobId: string) {
   return (await listEvents(market.db, query({ jobId, limit: "100" }))).items;
 }
 
@@ -78,7 +72,7 @@ async function failure(write: Promise<unknown>): Promise<unknown> {
 }
 
 /** A paid, accepted job with a rival's bid rejected by the acceptance. */
-async function acceptedJob() {
+async function acceptedJob(market: InProcessMarket) {
   const { job, agent, proposal } = await jobWithBid(market.db, poster.address, operator.address);
   const rivalAgent = await registerAgent(market.db, rival.address, agentInput());
   const rivalBid = await submitProposal(
@@ -94,8 +88,10 @@ async function acceptedJob() {
 }
 
 describe("every write announces its event in its own transaction", () => {
-  it("walks a job through its life: one event per transition, in order, ids and statuses only", async () => {
-    const { job, agent, proposal, rivalAgent, rivalBid, txHash } = await acceptedJob();
+  it("walks a job through its life: one event per transition, in order, ids and statuses only", async ({
+    market,
+  }) => {
+    const { job, agent, proposal, rivalAgent, rivalBid, txHash } = await acceptedJob(market);
     await postReview(market.db, poster.address, {
       agentId: agent.id,
       jobId: job.id,
@@ -105,7 +101,7 @@ describe("every write announces its event in its own transaction", () => {
     await deliverJob(market.db, operator.address, job.id, oneFile);
     await completeJob(market.db, poster.address, job.id, {});
 
-    const events = await eventsOf(job.id);
+    const events = await eventsOf(market, job.id);
     expect(events.map((event) => event.type)).toEqual([
       "job.created",
       "proposal.submitted",
@@ -177,24 +173,26 @@ describe("every write announces its event in its own transaction", () => {
     );
   });
 
-  it("announces a poster's rejection, and a review given with the completion", async () => {
+  it("announces a poster's rejection, and a review given with the completion", async ({
+    market,
+  }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     await rejectProposal(market.db, poster.address, job.id, proposal.id);
-    expect((await eventsOf(job.id)).at(-1)).toMatchObject({
+    expect((await eventsOf(market, job.id)).at(-1)).toMatchObject({
       type: "proposal.rejected",
       data: { proposalId: proposal.id, proposalStatus: "rejected", jobStatus: "open" },
     });
 
-    const paid = await acceptedJob();
+    const paid = await acceptedJob(market);
     await deliverJob(market.db, operator.address, paid.job.id, { attachments: [] });
     await completeJob(market.db, poster.address, paid.job.id, { rating: 5 });
-    expect((await eventsOf(paid.job.id)).slice(-2).map((event) => event.type)).toEqual([
+    expect((await eventsOf(market, paid.job.id)).slice(-2).map((event) => event.type)).toEqual([
       "job.completed",
       "review.created",
     ]);
   });
 
-  it("a refused write leaves no event", async () => {
+  it("a refused write leaves no event", async ({ market }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const before = await feedHead(market.db);
     // 409 from the state check, 403 from the actor check, 409 from a duplicate bid's index.
@@ -212,8 +210,10 @@ describe("every write announces its event in its own transaction", () => {
     expect(await feedHead(market.db)).toBe(before);
   });
 
-  it("a write that fails after its transition is announced leaves neither the change nor the event", async () => {
-    const { job } = await acceptedJob();
+  it("a write that fails after its transition is announced leaves neither the change nor the event", async ({
+    market,
+  }) => {
+    const { job } = await acceptedJob(market);
     const before = await feedHead(market.db);
     // The attachments are inserted after the job moved to delivered and job.delivered was
     // recorded; make that insert fail.
@@ -235,8 +235,10 @@ describe("every write announces its event in its own transaction", () => {
     expect(await feedHead(market.db)).toBe(before);
   });
 
-  it("an event that cannot be written fails its write: the job stays as it was", async () => {
-    const { job } = await acceptedJob();
+  it("an event that cannot be written fails its write: the job stays as it was", async ({
+    market,
+  }) => {
+    const { job } = await acceptedJob(market);
     await deliverJob(market.db, operator.address, job.id, { attachments: [] });
     await market.db.$executeRawUnsafe(`
       CREATE FUNCTION refuse_completed() RETURNS trigger LANGUAGE plpgsql AS
@@ -254,10 +256,12 @@ describe("every write announces its event in its own transaction", () => {
     const row = await market.db.job.findUniqueOrThrow({ where: { id: job.id } });
     expect(row.status).toBe("delivered");
     expect(await market.db.review.count({ where: { jobId: job.id } })).toBe(0);
-    expect((await eventsOf(job.id)).at(-1)?.type).toBe("job.delivered");
+    expect((await eventsOf(market, job.id)).at(-1)?.type).toBe("job.delivered");
   });
 
-  it("an event naming a row that does not exist fails its write, and names the row", async () => {
+  it("an event naming a row that does not exist fails its write, and names the row", async ({
+    market,
+  }) => {
     const { job } = await jobWithBid(market.db, poster.address, operator.address);
     await expect(
       runWrite(market.db, async (tx) => {
@@ -279,13 +283,15 @@ describe("every write announces its event in its own transaction", () => {
         recordEvent(tx, { type: "job.created", jobId: "job_nowhere" });
       }),
     ).rejects.toThrow("event job.created: job job_nowhere not found");
-    expect(await eventsOf(job.id)).toEqual([
+    expect(await eventsOf(market, job.id)).toEqual([
       expect.objectContaining({ type: "job.created" }),
       expect.objectContaining({ type: "proposal.submitted" }),
     ]);
   });
 
-  it("a one-statement write refuses an event that notifies: those need the event's id", async () => {
+  it("a one-statement write refuses an event that notifies: those need the event's id", async ({
+    market,
+  }) => {
     const { job } = await jobWithBid(market.db, poster.address, operator.address);
     await expect(
       writeInOneStatement(market.db, {
@@ -300,10 +306,12 @@ describe("every write announces its event in its own transaction", () => {
         ],
       }),
     ).rejects.toThrow("event proposal.rejected notifies: write it in runWrite()");
-    expect(await eventsOf(job.id)).toHaveLength(2);
+    expect(await eventsOf(market, job.id)).toHaveLength(2);
   });
 
-  it("an announcement outside runWrite is a programming error, not a lost event", async () => {
+  it("an announcement outside runWrite is a programming error, not a lost event", async ({
+    market,
+  }) => {
     const { job } = await jobWithBid(market.db, poster.address, operator.address);
     const { transition } = await import("@/lib/kernel/lifecycle");
     await expect(
@@ -314,7 +322,9 @@ describe("every write announces its event in its own transaction", () => {
 });
 
 describe("the feed", () => {
-  it("pages in id order with limit and nextCursor, and filters by types, category and jobId", async () => {
+  it("pages in id order with limit and nextCursor, and filters by types, category and jobId", async ({
+    market,
+  }) => {
     const start = (await feedHead(market.db)).toString();
     const design = await createJob(market.db, poster.address, jobInput({ category: "design" }));
     const data = await createJob(market.db, poster.address, jobInput({ category: "data" }));
@@ -385,7 +395,7 @@ describe("the feed", () => {
 });
 
 describe("the long-poll", () => {
-  it("answers as soon as a matching event is committed", async () => {
+  it("answers as soon as a matching event is committed", async ({ market }) => {
     const after = (await feedHead(market.db)).toString();
     const started = Date.now();
     const waiting = readEvents(market.db, query({ after, wait: "20", types: "job.created" }), {
@@ -408,7 +418,9 @@ describe("the long-poll", () => {
     expect((await bid).items.map((event) => event.type)).toEqual(["proposal.submitted"]);
   });
 
-  it("times out empty after `wait` seconds, at the head, and stops when the client goes", async () => {
+  it("times out empty after `wait` seconds, at the head, and stops when the client goes", async ({
+    market,
+  }) => {
     const after = (await feedHead(market.db)).toString();
     const started = Date.now();
     const page = await readEvents(market.db, query({ after, wait: "1", category: "legal" }), {
@@ -428,7 +440,9 @@ describe("the long-poll", () => {
     expect(Date.now() - abortAt).toBeLessThan(5_000);
   });
 
-  it("holds at most EVENTS_LONG_POLL_PER_CLIENT per client (429) and EVENTS_LONG_POLL_MAX_WAITERS in all (503)", async () => {
+  it("holds at most EVENTS_LONG_POLL_PER_CLIENT per client (429) and EVENTS_LONG_POLL_MAX_WAITERS in all (503)", async ({
+    market,
+  }) => {
     const after = (await feedHead(market.db)).toString();
     const controller = new AbortController();
     const waitFrom = (from: string) =>

@@ -2,7 +2,7 @@
 // local chain and the in-process facilitator. Who may edit, what is validated, and the money
 // rule: a payee change never redirects a bid already made (its payment goes to the wallet the
 // bid was made with), while bids made after it pay the new wallet.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import type { LocalAccount } from "viem";
 import { toPublicError } from "@/lib/platform/errors";
 import { settleJobPayment } from "@/lib/payments/settle/settle";
@@ -18,7 +18,6 @@ import {
   resourceUrl,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { tokenReader } from "@/tests/helpers/x402";
 import { getAgent, registerAgent, updateAgent } from "./agents";
@@ -26,15 +25,8 @@ import { createJob } from "./jobs";
 import { listProposals, submitProposal } from "./proposals";
 import { acceptProposal } from "./transitions";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
-
-beforeAll(async () => {
-  market = await startInProcessMarket();
-  [poster, operator] = [newWallet(), newWallet()];
-});
-afterAll(() => market?.stop());
+const poster = newWallet();
+const operator = newWallet();
 
 /** The status and message a call fails with, as the route would answer them. */
 async function failure(call: () => unknown) {
@@ -48,10 +40,13 @@ async function failure(call: () => unknown) {
 }
 
 /** The body as the route parses it (the same schema), then the edit. */
-const edit = (caller: LocalAccount, id: string, body: unknown) =>
+const edit = (market: InProcessMarket, caller: LocalAccount, id: string, body: unknown) =>
   updateAgent(market.db, caller.address, id, updateAgentSchema.parse(body));
 
-async function challengePayTo(target: { jobId: string; proposalId: string }) {
+async function challengePayTo(
+  market: InProcessMarket,
+  target: { jobId: string; proposalId: string },
+) {
   const outcome = await settleJobPayment(market.db, {
     ...target,
     paymentHeader: null,
@@ -62,26 +57,33 @@ async function challengePayTo(target: { jobId: string; proposalId: string }) {
 }
 
 describe("updateAgent", () => {
-  it.each([
+  it.for([
     ["name", { name: "  Renamed agent  " }, { name: "Renamed agent" }],
     ["description", { description: "Now with tables." }, { description: "Now with tables." }],
     ["description (emptied)", { description: "" }, { description: "" }],
     ["categories", { categories: ["data", "writing"] }, { categories: ["data", "writing"] }],
-  ] as const)("lets the operator edit the %s and leaves the rest", async (_, body, expected) => {
-    const agent = await registerAgent(
-      market.db,
-      operator.address,
-      agentInput({ description: "Reads papers." }),
-    );
-    const edited = await edit(operator, agent.id, body);
-    expect(edited).toEqual({ ...agent, ...expected });
-    expect(await getAgent(market.db, agent.id)).toEqual(edited);
-  });
+  ] as const)(
+    "lets the operator edit the %s and leaves the rest",
+    async ([_, body, expected], { market }) => {
+      const agent = await registerAgent(
+        market.db,
+        operator.address,
+        agentInput({ description: "Reads papers." }),
+      );
+      const edited = await edit(market, operator, agent.id, body);
+      expect(edited).toEqual({ ...agent, ...expected });
+      expect(await getAgent(market.db, agent.id)).toEqual(edited);
+    },
+  );
 
-  it("changes the payee wallet (checksummed) once that wallet consents; until then the old one stays", async () => {
+  it("changes the payee wallet (checksummed) once that wallet consents; until then the old one stays", async ({
+    market,
+  }) => {
     const agent = await registerAgent(market.db, operator.address, agentInput());
     const payee = newWallet();
-    const edited = await edit(operator, agent.id, { walletAddress: payee.address.toLowerCase() });
+    const edited = await edit(market, operator, agent.id, {
+      walletAddress: payee.address.toLowerCase(),
+    });
     expect(edited).toMatchObject({
       walletAddress: operator.address,
       payeeConsentPending: true,
@@ -93,20 +95,24 @@ describe("updateAgent", () => {
     });
   });
 
-  it("takes the operator's own wallet back as payee at once, dropping a pending request", async () => {
+  it("takes the operator's own wallet back as payee at once, dropping a pending request", async ({
+    market,
+  }) => {
     const agent = await registerAgent(
       market.db,
       operator.address,
       agentInput({ walletAddress: newWallet().address }),
     );
     expect(agent).toMatchObject({ walletAddress: null, payeeConsentPending: true });
-    expect(await edit(operator, agent.id, { walletAddress: operator.address })).toMatchObject({
+    expect(
+      await edit(market, operator, agent.id, { walletAddress: operator.address }),
+    ).toMatchObject({
       walletAddress: operator.address,
       payeeConsentPending: false,
     });
   });
 
-  it("refuses anyone but the operator, even the agent's payee wallet (403)", async () => {
+  it("refuses anyone but the operator, even the agent's payee wallet (403)", async ({ market }) => {
     const payee = newWallet();
     const agent = await registerAgent(
       market.db,
@@ -114,7 +120,7 @@ describe("updateAgent", () => {
       agentInput({ walletAddress: payee.address }),
     );
     for (const caller of [payee, poster, newWallet()]) {
-      expect(await failure(() => edit(caller, agent.id, { name: "Mine now" }))).toEqual({
+      expect(await failure(() => edit(market, caller, agent.id, { name: "Mine now" }))).toEqual({
         status: 403,
         message: "only the agent's operator can edit it",
       });
@@ -122,15 +128,15 @@ describe("updateAgent", () => {
     expect((await getAgent(market.db, agent.id)).name).toBe("Agent");
   });
 
-  it("answers 404 for an unknown agent", async () => {
+  it("answers 404 for an unknown agent", async ({ market }) => {
     for (const id of ["agent_doesnotexist00000000", "nope"]) {
-      expect(await failure(() => edit(operator, id, { name: "X" }))).toMatchObject({
+      expect(await failure(() => edit(market, operator, id, { name: "X" }))).toMatchObject({
         status: 404,
       });
     }
   });
 
-  it.each([
+  it.for([
     ["an empty patch", {}, "give at least one of: name, description, categories, walletAddress"],
     [
       "only unknown fields",
@@ -145,26 +151,31 @@ describe("updateAgent", () => {
     ["an unknown category", { categories: ["cooking"] }, "category"],
     ["a bad wallet", { walletAddress: "0x123" }, "not a valid wallet address"],
     ["a null description", { description: null }, "description must be a string"],
-  ] as const)("refuses %s with the schema's message (400)", async (_, body, message) => {
-    const agent = await registerAgent(market.db, operator.address, agentInput());
-    const refused = await failure(() => edit(operator, agent.id, body));
-    expect(refused.status).toBe(400);
-    expect(refused.message).toContain(message);
-    expect(await getAgent(market.db, agent.id)).toEqual(agent);
-  });
+  ] as const)(
+    "refuses %s with the schema's message (400)",
+    async ([_, body, message], { market }) => {
+      const agent = await registerAgent(market.db, operator.address, agentInput());
+      const refused = await failure(() => edit(market, operator, agent.id, body));
+      expect(refused.status).toBe(400);
+      expect(refused.message).toContain(message);
+      expect(await getAgent(market.db, agent.id)).toEqual(agent);
+    },
+  );
 });
 
 describe("a payee change and the bids already made", () => {
-  it("pays an earlier bid to the wallet it was made with; later bids pay the new wallet", async () => {
+  it("pays an earlier bid to the wallet it was made with; later bids pay the new wallet", async ({
+    market,
+  }) => {
     const { job, agent, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     expect(proposal.payeeAddress).toBe(operator.address);
     const newPayee = newWallet();
-    await edit(operator, agent.id, { walletAddress: newPayee.address });
+    await edit(market, operator, agent.id, { walletAddress: newPayee.address });
     await consentAsPayee(market.db, newPayee, agent.id);
 
     // The earlier bid: the challenge, the transfer and accept's ledger check say the old payee.
     const target = { jobId: job.id, proposalId: proposal.id };
-    expect(await challengePayTo(target)).toBe(operator.address);
+    expect(await challengePayTo(market, target)).toBe(operator.address);
     const [listed] = (await listProposals(market.db, job.id, { status: "all", limit: 10 })).items;
     expect(listed?.payeeAddress).toBe(operator.address);
     const token = tokenReader(market.chain.rpcUrl);
@@ -184,13 +195,17 @@ describe("a payee change and the bids already made", () => {
     const next = await createJob(market.db, poster.address, jobInput());
     const bid = await submitProposal(market.db, operator.address, next.id, proposalInput(agent.id));
     expect(bid.payeeAddress).toBe(newPayee.address);
-    expect(await challengePayTo({ jobId: next.id, proposalId: bid.id })).toBe(newPayee.address);
+    expect(await challengePayTo(market, { jobId: next.id, proposalId: bid.id })).toBe(
+      newPayee.address,
+    );
   });
 
-  it("refuses a payment signed to the agent's new wallet for a bid made before the change", async () => {
+  it("refuses a payment signed to the agent's new wallet for a bid made before the change", async ({
+    market,
+  }) => {
     const { job, agent, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const newPayee = newWallet();
-    await edit(operator, agent.id, { walletAddress: newPayee.address });
+    await edit(market, operator, agent.id, { walletAddress: newPayee.address });
     await consentAsPayee(market.db, newPayee, agent.id);
     const target = { jobId: job.id, proposalId: proposal.id };
     const header = await signedPayment(market, poster, target, {

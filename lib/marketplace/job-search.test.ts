@@ -2,19 +2,13 @@
 // jobs in order (ranking: a title match above a description match above a requirement),
 // inclusive budget bounds, and keyset pages that neither skip nor repeat a job under every
 // sort, with ties in the sort key and in createdAt across page boundaries.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import { DomainError } from "@/lib/platform/errors";
 import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
-import {
-  type InProcessMarket,
-  jobInput,
-  newWallet,
-  startInProcessMarket,
-} from "@/tests/helpers/in-process";
+import { type InProcessMarket, jobInput, newWallet } from "@/tests/helpers/in-process";
 import { searchText } from "./job-search";
 import { createJob, listJobs } from "./jobs";
 
-let market: InProcessMarket;
 const ids: Record<string, string> = {};
 
 const JOBS = {
@@ -30,47 +24,45 @@ const JOBS = {
   cheap: { title: "Tag photos", description: "Label 100 images.", budgetUsdc: 5 },
 };
 
-const list = async (query: Record<string, string>) => {
+const list = async (market: InProcessMarket, query: Record<string, string>) => {
   const page = await listJobs(market.db, listJobsQuerySchema.parse(query));
   return { ids: page.items.map((job) => job.id), nextCursor: page.nextCursor };
 };
 
-beforeAll(async () => {
-  market = await startInProcessMarket();
+it.beforeAll(async ({ market }) => {
   const poster = newWallet();
   for (const [name, fields] of Object.entries(JOBS)) {
     ids[name] = (await createJob(market.db, poster.address, jobInput(fields))).id;
   }
 });
-afterAll(() => market?.stop());
 
 describe("q as websearch_to_tsquery reads it", () => {
-  it.each([
+  it.for([
     ["40 dashes before a word", `${"-".repeat(40)}pdf`],
     ["a word and 40 dashes", `pdf ${"-".repeat(40)}`],
     ["spaced dashes", `pdf ${"- ".repeat(40)}`],
     ["dashes between words", `pdf ${"-".repeat(60)} contract`],
     ["a dash in a word", "e-mail"],
-  ])("%s: an answer, never 'tsquery stack too small'", async (_what, q) => {
-    await expect(list({ q })).resolves.toBeDefined();
+  ] as const)("%s: an answer, never 'tsquery stack too small'", async ([_what, q], { market }) => {
+    await expect(list(market, { q })).resolves.toBeDefined();
   });
 
-  it("refuses a q with no word in it (400), as the route's schema does", async () => {
-    await expect(list({ q: "-".repeat(40) })).rejects.toThrow(
+  it("refuses a q with no word in it (400), as the route's schema does", async ({ market }) => {
+    await expect(list(market, { q: "-".repeat(40) })).rejects.toThrow(
       "q must contain a word to search for",
     );
   });
 
-  it("keeps what a dash means: a word to leave out", async () => {
+  it("keeps what a dash means: a word to leave out", async ({ market }) => {
     expect(searchText("pdf -contract")).toBe("pdf -contract");
     expect(searchText("pdf ---- - -contract")).toBe("pdf -contract");
     expect(searchText("pdf ----")).toBe("pdf  ");
-    expect((await list({ q: "pdf ------contract" })).ids).toEqual([ids.pdfRequirement]);
+    expect((await list(market, { q: "pdf ------contract" })).ids).toEqual([ids.pdfRequirement]);
   });
 });
 
 describe("GET /api/v1/jobs search and sort", () => {
-  it.each([
+  it.for([
     [
       "q=pdf ranks title, then description, then requirements",
       { q: "pdf" },
@@ -102,27 +94,31 @@ describe("GET /api/v1/jobs search and sort", () => {
     ],
   ] as [string, Record<string, string>, (keyof typeof JOBS)[]][])(
     "%s",
-    async (_name, query, expected) => {
-      expect((await list(query)).ids).toEqual(expected.map((name) => ids[name]));
+    async ([_name, query, expected], { market }) => {
+      expect((await list(market, query)).ids).toEqual(expected.map((name) => ids[name]));
     },
   );
 
-  it("refuses what it cannot answer: relevance without q, min above max, a foreign cursor", async () => {
+  it("refuses what it cannot answer: relevance without q, min above max, a foreign cursor", async ({
+    market,
+  }) => {
     expect(() => listJobsQuerySchema.parse({ sort: "relevance" })).toThrow(/needs q/);
     expect(() => listJobsQuerySchema.parse({ minBudgetUsdc: "9", maxBudgetUsdc: "8" })).toThrow(
       /must not be more than/,
     );
     expect(() => listJobsQuerySchema.parse({ minBudgetUsdc: "0.0000001" })).toThrow(/6 decimal/);
-    const { nextCursor } = await list({ sort: "budget_desc", limit: "1" });
-    await expect(list({ sort: "budget_asc", cursor: nextCursor! })).rejects.toThrow(DomainError);
-    await expect(list({ cursor: nextCursor! })).rejects.toThrow(/cursor is not valid/);
+    const { nextCursor } = await list(market, { sort: "budget_desc", limit: "1" });
+    await expect(list(market, { sort: "budget_asc", cursor: nextCursor! })).rejects.toThrow(
+      DomainError,
+    );
+    await expect(list(market, { cursor: nextCursor! })).rejects.toThrow(/cursor is not valid/);
   });
 });
 
 describe("keyset pages under every sort, with ties across page boundaries", () => {
   const tied: string[] = [];
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ market }) => {
     // Twelve jobs with one budget and one createdAt: only the id breaks the tie.
     const poster = newWallet();
     for (let i = 0; i < 12; i++) {
@@ -139,7 +135,7 @@ describe("keyset pages under every sort, with ties across page boundaries", () =
     });
   });
 
-  it.each([
+  it.for([
     ["newest", { category: "research" }],
     ["budget_desc", { sort: "budget_desc" }],
     ["budget_asc", { sort: "budget_asc" }],
@@ -148,17 +144,20 @@ describe("keyset pages under every sort, with ties across page boundaries", () =
       "budget_desc within a budget",
       { sort: "budget_desc", minBudgetUsdc: "33", maxBudgetUsdc: "33" },
     ],
-  ])("%s: pages of 5 see every job once, in the one-page order", async (_name, query) => {
-    const whole = (await list({ ...query, limit: "100" })).ids;
-    expect(whole.length).toBeGreaterThanOrEqual(12);
-    const paged: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await list({ ...query, limit: "5", ...(cursor ? { cursor } : {}) });
-      paged.push(...page.ids);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    expect(paged).toEqual(whole);
-    expect(new Set(paged).size).toBe(paged.length);
-  });
+  ] as const)(
+    "%s: pages of 5 see every job once, in the one-page order",
+    async ([_name, query], { market }) => {
+      const whole = (await list(market, { ...query, limit: "100" })).ids;
+      expect(whole.length).toBeGreaterThanOrEqual(12);
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list(market, { ...query, limit: "5", ...(cursor ? { cursor } : {}) });
+        paged.push(...page.ids);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(paged).toEqual(whole);
+      expect(new Set(paged).size).toBe(paged.length);
+    },
+  );
 });

@@ -1,8 +1,7 @@
 // Every write of the marketplace, in-process on PGlite with the real local chain and the
 // in-process facilitator (tests/http checks the same over HTTP). Who may do what, in which
 // state, reads like the spec's tables: 403 for the wrong actor, then 409 for the wrong state.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalAccount } from "viem";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import { mintTestUsdc } from "@/dev/local-chain";
 import { DomainError } from "@/lib/platform/errors";
 import { toErrorResponse } from "@/lib/api/envelope";
@@ -17,7 +16,6 @@ import {
   proposalInput,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { tokenReader } from "@/tests/helpers/x402";
 import { listAgents, registerAgent } from "./agents";
@@ -26,17 +24,12 @@ import { listProposals, rejectProposal, submitProposal } from "./proposals";
 import { listReviews, listReviewsForJob, postReview } from "./reviews";
 import { acceptProposal, completeJob, deliverJob } from "./transitions";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
-let stranger: LocalAccount;
+const poster = newWallet();
+const operator = newWallet();
+const stranger = newWallet();
 
-beforeAll(async () => {
-  // A stalled chain answers "pending" after 2 s instead of the production 20.
-  market = await startInProcessMarket({ SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: "2" });
-  [poster, operator, stranger] = [newWallet(), newWallet(), newWallet()];
-});
-afterAll(() => market?.stop());
+// A stalled chain answers "pending" after 2 s instead of the production 20.
+it.override("marketEnv", { SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS: "2" });
 
 /** Runs `write` and returns the DomainError's status and message it fails with. */
 async function refusal(write: Promise<unknown>) {
@@ -63,7 +56,7 @@ async function answered(write: Promise<unknown>) {
 }
 
 /** An open job with a bid, paid and accepted: in progress. */
-async function jobInProgress() {
+async function jobInProgress(market: InProcessMarket) {
   const { job, agent, proposal } = await jobWithBid(market.db, poster.address, operator.address);
   const target = { jobId: job.id, proposalId: proposal.id };
   const txHash = await settle(market, target, await signedPayment(market, poster, target));
@@ -75,7 +68,9 @@ async function jobInProgress() {
 }
 
 describe("create job and register agent", () => {
-  it("creates an open job in atomic units inside, USDC at the edge, with a default handle", async () => {
+  it("creates an open job in atomic units inside, USDC at the edge, with a default handle", async ({
+    market,
+  }) => {
     const job = await createJob(market.db, poster.address, jobInput({ budgetUsdc: 25.5 }));
     expect(job).toMatchObject({
       status: "open",
@@ -91,7 +86,9 @@ describe("create job and register agent", () => {
     );
   });
 
-  it("registers an agent paid at its operator's wallet unless another payee is named", async () => {
+  it("registers an agent paid at its operator's wallet unless another payee is named", async ({
+    market,
+  }) => {
     const own = await registerAgent(market.db, operator.address, agentInput());
     expect(own).toMatchObject({
       walletAddress: operator.address,
@@ -111,23 +108,33 @@ describe("create job and register agent", () => {
     });
   });
 
-  it.each([
-    ["a budget", () => createJob(market.db, poster.address, jobInput({ budgetUsdc: 0.999999 }))],
+  it.for([
+    [
+      "a budget",
+      (market: InProcessMarket) =>
+        createJob(market.db, poster.address, jobInput({ budgetUsdc: 0.999999 })),
+    ],
     [
       "a dust budget",
-      () => createJob(market.db, poster.address, jobInput({ budgetUsdc: 0.000001 })),
+      (market: InProcessMarket) =>
+        createJob(market.db, poster.address, jobInput({ budgetUsdc: 0.000001 })),
     ],
-  ])("refuses %s under MIN_AMOUNT_USDC (400 amount_below_minimum)", async (_, call) => {
-    await expect(call()).rejects.toMatchObject({
-      status: 400,
-      code: "amount_below_minimum",
-      message: "budgetUsdc must be at least 1 USDC",
-    });
-  });
+  ] as const)(
+    "refuses %s under MIN_AMOUNT_USDC (400 amount_below_minimum)",
+    async ([_, call], { market }) => {
+      await expect(call(market)).rejects.toMatchObject({
+        status: 400,
+        code: "amount_below_minimum",
+        message: "budgetUsdc must be at least 1 USDC",
+      });
+    },
+  );
 });
 
 describe("propose", () => {
-  it("takes a bid from the agent's operator or its payee wallet, one active bid per agent", async () => {
+  it("takes a bid from the agent's operator or its payee wallet, one active bid per agent", async ({
+    market,
+  }) => {
     const job = await createJob(market.db, poster.address, jobInput());
     const payee = newWallet();
     const agent = await registerAgent(
@@ -143,8 +150,10 @@ describe("propose", () => {
     ).toEqual({ status: 409, message: "this agent already has an active proposal on this job" });
   });
 
-  it("refuses a stranger's agent (403), the poster's own job (403) and a job not open (409)", async () => {
-    const { job } = await jobInProgress();
+  it("refuses a stranger's agent (403), the poster's own job (403) and a job not open (409)", async ({
+    market,
+  }) => {
+    const { job } = await jobInProgress(market);
     const open = await createJob(market.db, poster.address, jobInput());
     const agent = await registerAgent(market.db, operator.address, agentInput());
     const posters = await registerAgent(market.db, poster.address, agentInput());
@@ -182,7 +191,7 @@ describe("propose", () => {
 });
 
 describe("reject", () => {
-  it("lets the poster reject a pending bid once; no one else may", async () => {
+  it("lets the poster reject a pending bid once; no one else may", async ({ market }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     expect(await refusal(rejectProposal(market.db, operator.address, job.id, proposal.id))).toEqual(
       { status: 403, message: "only the job's poster can reject proposals" },
@@ -195,7 +204,9 @@ describe("reject", () => {
     });
   });
 
-  it("refuses to reject a paid proposal: it is accepted with its hash instead", async () => {
+  it("refuses to reject a paid proposal: it is accepted with its hash instead", async ({
+    market,
+  }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const target = { jobId: job.id, proposalId: proposal.id };
     await settle(market, target, await signedPayment(market, poster, target));
@@ -205,7 +216,9 @@ describe("reject", () => {
     });
   });
 
-  it("refuses to reject a proposal whose payment is still settling (the chain stalled)", async () => {
+  it("refuses to reject a proposal whose payment is still settling (the chain stalled)", async ({
+    market,
+  }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const target = { jobId: job.id, proposalId: proposal.id };
     const header = await signedPayment(market, poster, target);
@@ -227,7 +240,9 @@ describe("reject", () => {
 });
 
 describe("accept", () => {
-  it("moves the job to in progress with the settlement's hash and rejects the other bids", async () => {
+  it("moves the job to in progress with the settlement's hash and rejects the other bids", async ({
+    market,
+  }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const rival = await registerAgent(market.db, stranger.address, agentInput());
     const other = await submitProposal(
@@ -272,9 +287,11 @@ describe("accept", () => {
     ).toBe(403);
   });
 
-  it("refuses a hash that is not this job's settlement (402) and a stranger (403 before 402)", async () => {
+  it("refuses a hash that is not this job's settlement (402) and a stranger (403 before 402)", async ({
+    market,
+  }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
-    const paid = await jobInProgress();
+    const paid = await jobInProgress(market);
     const input = { proposalId: proposal.id, txHash: paid.txHash };
     expect(await refusal(acceptProposal(market.db, poster.address, job.id, input))).toMatchObject({
       status: 402,
@@ -291,7 +308,7 @@ describe("accept refuses a settlement that does not pay for this bid (402, each 
   // The product only ever records a settlement for the exact terms it challenged; these rows
   // are edited by the test to show that accept checks each term itself, and the chain's
   // receipt, instead of trusting the ledger.
-  async function paidBid(bidUsdc = 7.25) {
+  async function paidBid(market: InProcessMarket, bidUsdc = 7.25) {
     const { job, agent, proposal } = await jobWithBid(
       market.db,
       poster.address,
@@ -302,15 +319,19 @@ describe("accept refuses a settlement that does not pay for this bid (402, each 
     const txHash = await settle(market, target, await signedPayment(market, poster, target));
     return { job, agent, proposal, txHash };
   }
-  const editLedger = (jobId: string, data: Record<string, unknown>) =>
+  const editLedger = (market: InProcessMarket, jobId: string, data: Record<string, unknown>) =>
     market.db.settlement.updateMany({ where: { jobId }, data });
-  const accept = (paid: { job: { id: string }; proposal: { id: string } }, txHash: `0x${string}`) =>
+  const accept = (
+    market: InProcessMarket,
+    paid: { job: { id: string }; proposal: { id: string } },
+    txHash: `0x${string}`,
+  ) =>
     acceptProposal(market.db, poster.address, paid.job.id, {
       proposalId: paid.proposal.id,
       txHash,
     });
 
-  it.each([
+  it.for([
     [
       "paid by someone other than the poster",
       () => ({ payer: stranger.address }),
@@ -332,17 +353,17 @@ describe("accept refuses a settlement that does not pay for this bid (402, each 
       () => ({ asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }),
       "it paid in 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913, not USDC",
     ],
-  ] as const)("%s", async (_name, edit, reason) => {
-    const paid = await paidBid();
-    expect(await editLedger(paid.job.id, edit())).toEqual({ count: 1 });
-    expect(await refusal(accept(paid, paid.txHash))).toEqual({
+  ] as const)("%s", async ([_name, edit, reason], { market }) => {
+    const paid = await paidBid(market);
+    expect(await editLedger(market, paid.job.id, edit())).toEqual({ count: 1 });
+    expect(await refusal(accept(market, paid, paid.txHash))).toEqual({
       status: 402,
       message: `the settlement does not pay for this bid: ${reason}`,
     });
     expect((await getJob(market.db, paid.job.id)).status).toBe("open");
   });
 
-  it("a settlement of another proposal of the same job", async () => {
+  it("a settlement of another proposal of the same job", async ({ market }) => {
     const { job, proposal } = await jobWithBid(market.db, poster.address, operator.address);
     const rival = await registerAgent(market.db, stranger.address, agentInput());
     const other = await submitProposal(
@@ -353,21 +374,23 @@ describe("accept refuses a settlement that does not pay for this bid (402, each 
     );
     const target = { jobId: job.id, proposalId: other.id };
     const txHash = await settle(market, target, await signedPayment(market, poster, target));
-    expect(await refusal(accept({ job, proposal }, txHash))).toEqual({
+    expect(await refusal(accept(market, { job, proposal }, txHash))).toEqual({
       status: 402,
       message:
         "txHash is not a successful settlement of this job and proposal; " +
         "pay through POST /api/jobs/:id/settle?proposalId=... first",
     });
     // The paid proposal itself is accepted with the same hash.
-    expect((await accept({ job, proposal: other }, txHash)).status).toBe("in_progress");
+    expect((await accept(market, { job, proposal: other }, txHash)).status).toBe("in_progress");
   });
 
-  it("a ledger hash whose receipt is not a transfer of this payment (a faucet mint)", async () => {
-    const paid = await paidBid();
+  it("a ledger hash whose receipt is not a transfer of this payment (a faucet mint)", async ({
+    market,
+  }) => {
+    const paid = await paidBid(market);
     const mint = await mintTestUsdc(market.chain.rpcUrl, poster.address, 1n);
-    await editLedger(paid.job.id, { txHash: mint });
-    expect(await refusal(accept(paid, mint))).toEqual({
+    await editLedger(market, paid.job.id, { txHash: mint });
+    expect(await refusal(accept(market, paid, mint))).toEqual({
       status: 402,
       message:
         "the chain's receipt does not show this payment: " +
@@ -375,13 +398,15 @@ describe("accept refuses a settlement that does not pay for this bid (402, each 
     });
   });
 
-  it("a ledger hash naming another payment with the same payer, payee and amount", async () => {
-    const first = await paidBid();
-    const second = await paidBid();
+  it("a ledger hash naming another payment with the same payer, payee and amount", async ({
+    market,
+  }) => {
+    const first = await paidBid(market);
+    const second = await paidBid(market);
     // The first row gives its hash up (hashes are unique), the second row takes it.
-    await editLedger(first.job.id, { txHash: `0x${"0".repeat(63)}1` });
-    await editLedger(second.job.id, { txHash: first.txHash });
-    expect(await refusal(accept(second, first.txHash))).toEqual({
+    await editLedger(market, first.job.id, { txHash: `0x${"0".repeat(63)}1` });
+    await editLedger(market, second.job.id, { txHash: first.txHash });
+    expect(await refusal(accept(market, second, first.txHash))).toEqual({
       status: 402,
       message:
         "the chain's receipt does not show this payment: " +
@@ -415,7 +440,7 @@ describe("list pages through rows created at the same instant", () => {
     return direction === "asc" ? sorted : sorted.reverse();
   };
 
-  it("jobs (newest first)", async () => {
+  it("jobs (newest first)", async ({ market }) => {
     const category = "legal";
     const ids = [];
     for (let i = 0; i < 5; i++)
@@ -426,7 +451,7 @@ describe("list pages through rows created at the same instant", () => {
     expect(seen.flat()).toEqual(expected(ids, "desc"));
   });
 
-  it("agents (newest first)", async () => {
+  it("agents (newest first)", async ({ market }) => {
     const ids = [];
     for (let i = 0; i < 5; i++) {
       ids.push(
@@ -447,7 +472,7 @@ describe("list pages through rows created at the same instant", () => {
     expect(seen.flat()).toEqual(expected(ids, "desc"));
   });
 
-  it("proposals (oldest first)", async () => {
+  it("proposals (oldest first)", async ({ market }) => {
     const job = await createJob(market.db, poster.address, jobInput());
     const ids = [];
     for (let i = 0; i < 5; i++) {
@@ -464,7 +489,7 @@ describe("list pages through rows created at the same instant", () => {
     expect(seen.flat()).toEqual(expected(ids, "asc"));
   });
 
-  it("reviews (newest first)", async () => {
+  it("reviews (newest first)", async ({ market }) => {
     const agent = await registerAgent(market.db, operator.address, agentInput());
     const ids = [];
     for (let i = 0; i < 5; i++) {
@@ -508,8 +533,8 @@ describe("deliver, review, complete", () => {
     ],
   });
 
-  it("takes the delivery from the assigned agent's operator only, once", async () => {
-    const { job } = await jobInProgress();
+  it("takes the delivery from the assigned agent's operator only, once", async ({ market }) => {
+    const { job } = await jobInProgress(market);
     expect(await refusal(deliverJob(market.db, poster.address, job.id, files))).toEqual({
       status: 403,
       message: "only the assigned agent or its operator can deliver this job",
@@ -534,14 +559,16 @@ describe("deliver, review, complete", () => {
     dataUrl: `data:application/octet-stream;base64,${Buffer.alloc(bytes, 0x61).toString("base64")}`,
   });
   /** As the route does it: the body through the deliver schema, then the domain. */
-  const deliverBody = (jobId: string, attachments: unknown[]) =>
+  const deliverBody = (market: InProcessMarket, jobId: string, attachments: unknown[]) =>
     Promise.resolve().then(() =>
       deliverJob(market.db, operator.address, jobId, deliverSchema.parse({ attachments })),
     );
 
-  it("refuses one file of 5 MiB + 1 byte whose size matches its data (400, the 5 MiB cap)", async () => {
-    const { job } = await jobInProgress();
-    expect(await answered(deliverBody(job.id, [fileOf("big.bin", 5 * MiB + 1)]))).toEqual({
+  it("refuses one file of 5 MiB + 1 byte whose size matches its data (400, the 5 MiB cap)", async ({
+    market,
+  }) => {
+    const { job } = await jobInProgress(market);
+    expect(await answered(deliverBody(market, job.id, [fileOf("big.bin", 5 * MiB + 1)]))).toEqual({
       status: 400,
       error: "attachments.0.size: an attachment may be at most 5242880 bytes (5 MiB)",
       code: "invalid_request",
@@ -550,14 +577,16 @@ describe("deliver, review, complete", () => {
     expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);
   });
 
-  it("refuses 10 MiB + 1 byte in all, every file under 5 MiB (400, the 10 MiB total cap)", async () => {
-    const { job } = await jobInProgress();
+  it("refuses 10 MiB + 1 byte in all, every file under 5 MiB (400, the 10 MiB total cap)", async ({
+    market,
+  }) => {
+    const { job } = await jobInProgress(market);
     const files = [
       fileOf("a.bin", 4 * MiB),
       fileOf("b.bin", 4 * MiB),
       fileOf("c.bin", 2 * MiB + 1),
     ];
-    expect(await answered(deliverBody(job.id, files))).toEqual({
+    expect(await answered(deliverBody(market, job.id, files))).toEqual({
       status: 400,
       error: "attachments may be at most 10 MiB in all",
       code: "attachments_too_large",
@@ -566,17 +595,19 @@ describe("deliver, review, complete", () => {
     expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(0);
   });
 
-  it("takes exactly 10 MiB in two files of exactly 5 MiB", async () => {
-    const { job } = await jobInProgress();
-    const delivered = await deliverBody(job.id, [
+  it("takes exactly 10 MiB in two files of exactly 5 MiB", async ({ market }) => {
+    const { job } = await jobInProgress(market);
+    const delivered = await deliverBody(market, job.id, [
       fileOf("a.bin", 5 * MiB),
       fileOf("b.bin", 5 * MiB),
     ]);
     expect(delivered.attachments.map((file) => file.size)).toEqual([5 * MiB, 5 * MiB]);
   });
 
-  it("lets two deliveries race: one lands, the other is a 409 and adds nothing", async () => {
-    const { job } = await jobInProgress();
+  it("lets two deliveries race: one lands, the other is a 409 and adds nothing", async ({
+    market,
+  }) => {
+    const { job } = await jobInProgress(market);
     const results = await Promise.allSettled([
       deliverJob(market.db, operator.address, job.id, files),
       deliverJob(market.db, operator.address, job.id, files),
@@ -587,8 +618,10 @@ describe("deliver, review, complete", () => {
     expect(await market.db.attachment.count({ where: { jobId: job.id } })).toBe(1);
   });
 
-  it("takes the poster's review of the assigned agent while in progress, once", async () => {
-    const { job, agent } = await jobInProgress();
+  it("takes the poster's review of the assigned agent while in progress, once", async ({
+    market,
+  }) => {
+    const { job, agent } = await jobInProgress(market);
     const review = { jobId: job.id, agentId: agent.id, rating: 5, comment: "Fast." };
     expect(await refusal(postReview(market.db, operator.address, review))).toMatchObject({
       status: 403,
@@ -604,8 +637,10 @@ describe("deliver, review, complete", () => {
     });
   });
 
-  it("completes a delivered job for its poster: a rating becomes the review, the poster is verified", async () => {
-    const { job, agent } = await jobInProgress();
+  it("completes a delivered job for its poster: a rating becomes the review, the poster is verified", async ({
+    market,
+  }) => {
+    const { job, agent } = await jobInProgress(market);
     expect(await refusal(completeJob(market.db, poster.address, job.id, {}))).toMatchObject({
       status: 409,
     });

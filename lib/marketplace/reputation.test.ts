@@ -2,7 +2,7 @@
 // minimum amount, no self-payment, and a badge, rating and completed-job count that come only
 // from payments of at least the minimum to someone else. Legacy rows (seeded straight into
 // the tables, as data from before these rules) must count for nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import type { LocalAccount } from "viem";
 import { settleJobPayment } from "@/lib/payments/settle/settle";
 import {
@@ -17,22 +17,19 @@ import {
   seedPaidJob,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { getAgent, registerAgent } from "./agents";
 import { createJob, getJob } from "./jobs";
 import { submitProposal } from "./proposals";
 import { acceptProposal, completeJob, deliverJob } from "./transitions";
 
-let market: InProcessMarket;
-
-beforeAll(async () => {
-  market = await startInProcessMarket();
-});
-afterAll(() => market?.stop());
-
 /** A job of a fresh poster, paid through settle, accepted, delivered and completed with 5★. */
-async function completedRealJob(operator: LocalAccount, agentId: string, bidUsdc: number) {
+async function completedRealJob(
+  market: InProcessMarket,
+  operator: LocalAccount,
+  agentId: string,
+  bidUsdc: number,
+) {
   const poster = newWallet();
   const job = await createJob(market.db, poster.address, jobInput({ budgetUsdc: bidUsdc }));
   const bid = await submitProposal(
@@ -50,7 +47,9 @@ async function completedRealJob(operator: LocalAccount, agentId: string, bidUsdc
 }
 
 describe("the farming cycle of the issue: each step that must refuse it does", () => {
-  it("B names A's wallet as payee; A posts dust, then a real budget; B cannot bid for A's money", async () => {
+  it("B names A's wallet as payee; A posts dust, then a real budget; B cannot bid for A's money", async ({
+    market,
+  }) => {
     const [a, b] = [newWallet(), newWallet()];
     // B registers an agent paying A: A has not agreed, so the agent is paid nowhere.
     const agent = await registerAgent(
@@ -81,7 +80,7 @@ describe("the farming cycle of the issue: each step that must refuse it does", (
 });
 
 describe("settle refuses a bid left from before the rules, before any challenge", () => {
-  it("409 self_payment for a bid whose payee is the poster", async () => {
+  it("409 self_payment for a bid whose payee is the poster", async ({ market }) => {
     const poster = newWallet();
     const { job, proposal } = await jobWithBid(market.db, poster.address, newWallet().address);
     await market.db.proposal.update({
@@ -98,7 +97,9 @@ describe("settle refuses a bid left from before the rules, before any challenge"
     ).rejects.toMatchObject({ status: 409, code: "self_payment" });
   });
 
-  it("409 payee_consent_pending for a bid paying a wallet that never agreed", async () => {
+  it("409 payee_consent_pending for a bid paying a wallet that never agreed", async ({
+    market,
+  }) => {
     const poster = newWallet();
     const { job, proposal } = await jobWithBid(market.db, poster.address, newWallet().address);
     await market.db.proposal.update({
@@ -117,20 +118,22 @@ describe("settle refuses a bid left from before the rules, before any challenge"
 });
 
 describe("the Verified badge", () => {
-  it("is earned by completing a job paid at least the minimum to someone else", async () => {
+  it("is earned by completing a job paid at least the minimum to someone else", async ({
+    market,
+  }) => {
     const operator = newWallet();
     const agent = await registerAgent(market.db, operator.address, agentInput());
-    const { poster, jobId } = await completedRealJob(operator, agent.id, 1);
+    const { poster, jobId } = await completedRealJob(market, operator, agent.id, 1);
     expect(await getJob(market.db, jobId)).toMatchObject({ posterVerified: true });
     expect(
       await market.db.wallet.findUniqueOrThrow({ where: { address: poster.address } }),
     ).toMatchObject({ verified: true });
   });
 
-  it.each([
+  it.for([
     ["paid below the minimum", { amountAtomic: 999_999n }],
     ["paid by the agent's own operator", { amountAtomic: 50_000_000n, byOperator: true }],
-  ])("is not earned by completing a legacy job %s", async (_, options) => {
+  ] as const)("is not earned by completing a legacy job %s", async ([_, options], { market }) => {
     const poster = newWallet();
     const operator = "byOperator" in options ? poster : newWallet();
     const agent = await registerAgent(market.db, operator.address, agentInput());
@@ -154,12 +157,12 @@ describe("the Verified badge", () => {
 });
 
 describe("an agent's rating, completed jobs and earnings", () => {
-  it("count only reputable payments, and match the settlements ledger", async () => {
+  it("count only reputable payments, and match the settlements ledger", async ({ market }) => {
     const operator = newWallet();
     const agent = await registerAgent(market.db, operator.address, agentInput());
     // Two real jobs through the product (5★ each) from two posters ...
-    await completedRealJob(operator, agent.id, 3);
-    const second = await completedRealJob(operator, agent.id, 2.5);
+    await completedRealJob(market, operator, agent.id, 3);
+    const second = await completedRealJob(market, operator, agent.id, 2.5);
     // ... a third job of the second poster, seeded, 1★ ...
     const repeat = await seedPaidJob(market.db, {
       posterAddress: second.poster.address,

@@ -3,7 +3,7 @@
 // jobs, bids filter by status and agent (403 for someone else's agent), and earnings/spend add
 // up real settlements on the local chain, per agent and per UTC month.
 import type { LocalAccount } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import { DomainError } from "@/lib/platform/errors";
 import { getMyEarnings } from "@/lib/payments/ledger/earnings";
 import { acceptSchema, completeSchema, deliverSchema } from "@/lib/shared/schemas/jobs";
@@ -22,7 +22,6 @@ import {
   proposalInput,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { registerAgent } from "./agents";
 import { createJob } from "./jobs";
@@ -30,11 +29,10 @@ import { rejectProposal, submitProposal } from "./proposals";
 import { acceptProposal, completeJob, deliverJob } from "./transitions";
 import { getWork, listMyJobs, listMyProposals } from "./work";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
-let rival: LocalAccount;
-let stranger: LocalAccount;
+const poster = newWallet();
+const operator = newWallet();
+const rival = newWallet();
+const stranger = newWallet();
 let agentId: string;
 let rivalAgentId: string;
 /** Which group each job is in, from the poster's side and from the agent's. */
@@ -42,7 +40,7 @@ const expected: Record<string, { poster: MyJobGroup; agent?: MyJobGroup }> = {};
 const txHashes: Record<string, string> = {};
 const BIDS = { inProgress: 7.25, delivered: 10, done: 2.5 };
 
-async function paidJob(name: keyof typeof BIDS) {
+async function paidJob(market: InProcessMarket, name: keyof typeof BIDS) {
   const job = await createJob(market.db, poster.address, jobInput({ title: name }));
   const bid = await submitProposal(
     market.db,
@@ -62,9 +60,7 @@ async function paidJob(name: keyof typeof BIDS) {
   return job.id;
 }
 
-beforeAll(async () => {
-  market = await startInProcessMarket();
-  [poster, operator, rival, stranger] = [newWallet(), newWallet(), newWallet(), newWallet()];
+it.beforeAll(async ({ market }) => {
   agentId = (await registerAgent(market.db, operator.address, agentInput({ name: "Lens" }))).id;
   rivalAgentId = (await registerAgent(market.db, rival.address, agentInput({ name: "Quill" }))).id;
 
@@ -85,19 +81,18 @@ beforeAll(async () => {
   await rejectProposal(market.db, poster.address, rejected.id, bad.id);
   expected[rejected.id] = { poster: "awaiting_proposals" };
 
-  const inProgress = await paidJob("inProgress");
+  const inProgress = await paidJob(market, "inProgress");
   expected[inProgress] = { poster: "in_progress", agent: "to_deliver" };
-  const delivered = await paidJob("delivered");
+  const delivered = await paidJob(market, "delivered");
   await deliverJob(market.db, operator.address, delivered, deliverSchema.parse({}));
   expected[delivered] = { poster: "to_confirm", agent: "awaiting_confirmation" };
-  const done = await paidJob("done");
+  const done = await paidJob(market, "done");
   await deliverJob(market.db, operator.address, done, deliverSchema.parse({}));
   await completeJob(market.db, poster.address, done, completeSchema.parse({}));
   expected[done] = { poster: "done", agent: "delivered_done" };
 });
-afterAll(() => market?.stop());
 
-async function groupsOf(wallet: LocalAccount) {
+async function groupsOf(market: InProcessMarket, wallet: LocalAccount) {
   const found: Record<string, MyJobGroup[]> = {};
   for (const group of MY_JOB_GROUP_NAMES) {
     const page = await listMyJobs(market.db, wallet.address, myJobsQuerySchema.parse({ group }));
@@ -107,20 +102,24 @@ async function groupsOf(wallet: LocalAccount) {
 }
 
 describe("my jobs, grouped by what needs me", () => {
-  it("puts each of the poster's jobs in exactly one group", async () => {
-    const found = await groupsOf(poster);
+  it("puts each of the poster's jobs in exactly one group", async ({ market }) => {
+    const found = await groupsOf(market, poster);
     expect(found).toEqual(
       Object.fromEntries(Object.entries(expected).map(([id, groups]) => [id, [groups.poster]])),
     );
   });
 
-  it("puts each job assigned to the operator's agent in exactly one agent group", async () => {
-    const found = await groupsOf(operator);
+  it("puts each job assigned to the operator's agent in exactly one agent group", async ({
+    market,
+  }) => {
+    const found = await groupsOf(market, operator);
     const assigned = Object.entries(expected).filter(([, groups]) => groups.agent);
     expect(found).toEqual(Object.fromEntries(assigned.map(([id, groups]) => [id, [groups.agent]])));
   });
 
-  it("without a group lists all my jobs newest first, each with the group it is in", async () => {
+  it("without a group lists all my jobs newest first, each with the group it is in", async ({
+    market,
+  }) => {
     for (const [wallet, side] of [
       [poster, "poster"],
       [operator, "agent"],
@@ -147,16 +146,16 @@ describe("my jobs, grouped by what needs me", () => {
     }
   });
 
-  it("shows a stranger and a rival (bids only, nothing assigned) no jobs", async () => {
-    expect(await groupsOf(stranger)).toEqual({});
-    expect(await groupsOf(rival)).toEqual({});
+  it("shows a stranger and a rival (bids only, nothing assigned) no jobs", async ({ market }) => {
+    expect(await groupsOf(market, stranger)).toEqual({});
+    expect(await groupsOf(market, rival)).toEqual({});
     for (const wallet of [stranger, rival]) {
       const all = await listMyJobs(market.db, wallet.address, myJobsQuerySchema.parse({}));
       expect(all.items).toEqual([]);
     }
   });
 
-  it("counts the pending proposals of each job", async () => {
+  it("counts the pending proposals of each job", async ({ market }) => {
     const page = await listMyJobs(
       market.db,
       poster.address,
@@ -165,7 +164,7 @@ describe("my jobs, grouped by what needs me", () => {
     expect(page.items.map((item) => item.pendingProposals)).toEqual([2]);
   });
 
-  it("pages through a group of many jobs without skipping or repeating one", async () => {
+  it("pages through a group of many jobs without skipping or repeating one", async ({ market }) => {
     const many = newWallet();
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -190,7 +189,7 @@ describe("my jobs, grouped by what needs me", () => {
     expect(seen).toEqual([...ids].reverse());
   });
 
-  it("refuses a cursor that is not one of ours (400)", async () => {
+  it("refuses a cursor that is not one of ours (400)", async ({ market }) => {
     await expect(
       listMyJobs(
         market.db,
@@ -202,26 +201,30 @@ describe("my jobs, grouped by what needs me", () => {
 });
 
 describe("my agents' bids", () => {
-  const statuses = async (wallet: LocalAccount, query: Record<string, string> = {}) =>
+  const statuses = async (
+    market: InProcessMarket,
+    wallet: LocalAccount,
+    query: Record<string, string> = {},
+  ) =>
     (await listMyProposals(market.db, wallet.address, myProposalsQuerySchema.parse(query))).items
       .map((item) => `${item.job.title}:${item.proposal.status}`)
       .sort();
 
-  it("lists every bid of the rival's agent, by status", async () => {
-    expect(await statuses(rival)).toEqual(["bid on:pending", "rejected:rejected"]);
-    expect(await statuses(rival, { status: "rejected" })).toEqual(["rejected:rejected"]);
-    expect(await statuses(rival, { status: "accepted" })).toEqual([]);
+  it("lists every bid of the rival's agent, by status", async ({ market }) => {
+    expect(await statuses(market, rival)).toEqual(["bid on:pending", "rejected:rejected"]);
+    expect(await statuses(market, rival, { status: "rejected" })).toEqual(["rejected:rejected"]);
+    expect(await statuses(market, rival, { status: "accepted" })).toEqual([]);
   });
 
-  it("lists the operator's accepted bids with their jobs", async () => {
-    expect(await statuses(operator, { status: "accepted", agentId })).toEqual([
+  it("lists the operator's accepted bids with their jobs", async ({ market }) => {
+    expect(await statuses(market, operator, { status: "accepted", agentId })).toEqual([
       "delivered:accepted",
       "done:accepted",
       "inProgress:accepted",
     ]);
   });
 
-  it("refuses another operator's agent (403) and an unknown one (404)", async () => {
+  it("refuses another operator's agent (403) and an unknown one (404)", async ({ market }) => {
     const refused = (query: Record<string, string>) =>
       listMyProposals(market.db, operator.address, myProposalsQuerySchema.parse(query)).then(
         () => null,
@@ -231,7 +234,9 @@ describe("my agents' bids", () => {
     expect(await refused({ agentId: "agent_nope" })).toBe("not_found");
   });
 
-  it("keeps the MCP tool my_work's answer: posted jobs, agents, assigned jobs, pending bids", async () => {
+  it("keeps the MCP tool my_work's answer: posted jobs, agents, assigned jobs, pending bids", async ({
+    market,
+  }) => {
     const work = await getWork(market.db, operator.address, { limit: 50 });
     expect(work.agents.map((agent) => agent.id)).toEqual([agentId]);
     expect(work.assigned.map((job) => job.title).sort()).toEqual([
@@ -254,11 +259,16 @@ describe("my agents' bids", () => {
 });
 
 describe("earnings and spend from the settlements ledger", () => {
-  const earnings = (wallet: LocalAccount, query: Record<string, string> = {}) =>
-    getMyEarnings(market.db, wallet.address, myEarningsQuerySchema.parse(query));
+  const earnings = (
+    market: InProcessMarket,
+    wallet: LocalAccount,
+    query: Record<string, string> = {},
+  ) => getMyEarnings(market.db, wallet.address, myEarningsQuerySchema.parse(query));
 
-  it("adds up the operator's settled payments per agent and month, with each hash", async () => {
-    const { view } = await earnings(operator);
+  it("adds up the operator's settled payments per agent and month, with each hash", async ({
+    market,
+  }) => {
+    const { view } = await earnings(market, operator);
     const month = new Date().toISOString().slice(0, 7);
     expect(view.earned).toEqual({
       totalUsdc: 19.75,
@@ -274,17 +284,17 @@ describe("earnings and spend from the settlements ledger", () => {
     );
   });
 
-  it("gives the poster the same payments as spend, and a stranger nothing", async () => {
-    const { view } = await earnings(poster);
+  it("gives the poster the same payments as spend, and a stranger nothing", async ({ market }) => {
+    const { view } = await earnings(market, poster);
     expect(view.spent.totalUsdc).toBe(19.75);
     expect(view.spent.payments).toBe(3);
     expect(view.earned.payments).toBe(0);
     expect(view.transactions.every((tx) => tx.direction === "spent")).toBe(true);
-    expect((await earnings(stranger)).view.transactions).toEqual([]);
-    expect((await earnings(rival)).view.earned.totalUsdc).toBe(0);
+    expect((await earnings(market, stranger)).view.transactions).toEqual([]);
+    expect((await earnings(market, rival)).view.earned.totalUsdc).toBe(0);
   });
 
-  it("groups by UTC month at the month's edge and pages the transactions", async () => {
+  it("groups by UTC month at the month's edge and pages the transactions", async ({ market }) => {
     // Two payments moved to either side of midnight UTC on 1 October: different months.
     await market.db.settlement.update({
       where: { txHash: txHashes.inProgress!.toLowerCase() },
@@ -294,7 +304,7 @@ describe("earnings and spend from the settlements ledger", () => {
       where: { txHash: txHashes.delivered!.toLowerCase() },
       data: { settledAt: new Date("2026-10-01T00:00:00.000Z") },
     });
-    const { view } = await earnings(operator);
+    const { view } = await earnings(market, operator);
     const byMonth = Object.fromEntries(view.earned.byMonth.map((m) => [m.month, m.totalUsdc]));
     expect(byMonth["2026-09"]).toBe(7.25);
     expect(byMonth["2026-10"]).toBe(10);
@@ -303,7 +313,7 @@ describe("earnings and spend from the settlements ledger", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await earnings(operator, { limit: "1", ...(cursor ? { cursor } : {}) });
+      const page = await earnings(market, operator, { limit: "1", ...(cursor ? { cursor } : {}) });
       seen.push(...page.view.transactions.map((tx) => tx.txHash));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

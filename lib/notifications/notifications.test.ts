@@ -3,7 +3,7 @@
 // of that side once; they are written in the write's own transaction (a rolled-back write
 // leaves none); listing, unread counts and mark read (by ids, up to an id; idempotent; another
 // wallet's ids are 404 and change nothing).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import { type LocalAccount } from "viem";
 import { postMessage } from "@/lib/conversations/threads";
 import { DomainError } from "@/lib/platform/errors";
@@ -22,27 +22,19 @@ import {
   proposalInput,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { listNotifications, markNotificationsRead, unreadNotificationCount } from "./notifications";
 import { AUDIENCE, recipientsOf } from "@/lib/kernel/notice-recipients";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
-let payee: LocalAccount;
-let rival: LocalAccount;
-
-beforeAll(async () => {
-  market = await startInProcessMarket();
-  [poster, operator, payee, rival] = [newWallet(), newWallet(), newWallet(), newWallet()];
-});
-afterAll(() => market?.stop());
+const poster = newWallet();
+const operator = newWallet();
+const payee = newWallet();
+const rival = newWallet();
 
 const all = listNotificationsQuerySchema.parse({ limit: "100" });
 const session = (account: LocalAccount) => ({ via: "session" as const, wallet: account.address });
 
-async function typesOf(account: LocalAccount, jobId: string) {
+async function typesOf(market: InProcessMarket, account: LocalAccount, jobId: string) {
   const page = await listNotifications(market.db, account.address, all);
   return page.items
     .filter((item) => item.jobId === jobId)
@@ -65,7 +57,9 @@ describe("the recipients table", () => {
 });
 
 describe("notifications from a real lifecycle", () => {
-  it("tells each side what the other did: proposal, rejection, acceptance, delivery, review, completion, messages", async () => {
+  it("tells each side what the other did: proposal, rejection, acceptance, delivery, review, completion, messages", async ({
+    market,
+  }) => {
     const job = await createJob(market.db, poster.address, jobInput());
     // An agent whose payee wallet is not its operator: both hear of the agent's business.
     const agent = await registerAgent(
@@ -91,7 +85,7 @@ describe("notifications from a real lifecycle", () => {
     await deliverJob(market.db, payee.address, job.id, { attachments: [] });
     await completeJob(market.db, poster.address, job.id, { rating: 5, comment: "Great" });
 
-    expect(await typesOf(poster, job.id)).toEqual([
+    expect(await typesOf(market, poster, job.id)).toEqual([
       "proposal.submitted",
       "proposal.submitted",
       "message.created",
@@ -104,10 +98,10 @@ describe("notifications from a real lifecycle", () => {
       "job.completed",
       "review.created",
     ];
-    expect(await typesOf(payee, job.id)).toEqual(agentSide);
+    expect(await typesOf(market, payee, job.id)).toEqual(agentSide);
     // Both agent wallets hear of the poster's answer; the question went to the poster only.
-    expect(await typesOf(operator, job.id)).toEqual(agentSide);
-    expect(await typesOf(rival, job.id)).toEqual(["proposal.rejected"]);
+    expect(await typesOf(market, operator, job.id)).toEqual(agentSide);
+    expect(await typesOf(market, rival, job.id)).toEqual(["proposal.rejected"]);
 
     const rejected = (await listNotifications(market.db, rival.address, all)).items[0]!;
     expect(rejected).toMatchObject({
@@ -123,7 +117,9 @@ describe("notifications from a real lifecycle", () => {
     expect(review?.reviewId).toMatch(/^rev_/);
   });
 
-  it("is written in the write's own transaction: rolled back with it, nothing left", async () => {
+  it("is written in the write's own transaction: rolled back with it, nothing left", async ({
+    market,
+  }) => {
     const job = await createJob(market.db, poster.address, jobInput());
     const agent = await registerAgent(market.db, operator.address, agentInput());
     const bid = await submitProposal(market.db, operator.address, job.id, proposalInput(agent.id));
@@ -147,7 +143,9 @@ describe("notifications from a real lifecycle", () => {
 });
 
 describe("listing and mark read", () => {
-  it("pages newest first, counts unread, marks by ids and up to an id, idempotently", async () => {
+  it("pages newest first, counts unread, marks by ids and up to an id, idempotently", async ({
+    market,
+  }) => {
     const owner = newWallet();
     const bidder = newWallet();
     const agent = await registerAgent(market.db, bidder.address, agentInput());

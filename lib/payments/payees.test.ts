@@ -2,7 +2,7 @@
 // its operator's own wallet takes effect only once that wallet signs (EIP-712; EIP-1271 for a
 // contract wallet). Until then the agent cannot bid and the named wallet has no rights over
 // it; forged, replayed, expired and other-agent signatures are refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import solc from "solc";
 import {
   createPublicClient,
@@ -28,7 +28,6 @@ import {
   seedPaidJob,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { tokenReader } from "@/tests/helpers/x402";
 import {
@@ -42,18 +41,11 @@ import {
 import { createJob } from "@/lib/marketplace/jobs";
 import { submitProposal } from "@/lib/marketplace/proposals";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
-
-beforeAll(async () => {
-  market = await startInProcessMarket();
-  [poster, operator] = [newWallet(), newWallet()];
-});
-afterAll(() => market?.stop());
+const poster = newWallet();
+const operator = newWallet();
 
 /** An agent of `operator` naming `payee` (not yet consenting), and an open job to bid on. */
-async function namedPayee(payee: LocalAccount) {
+async function namedPayee(market: InProcessMarket, payee: LocalAccount) {
   const agent = await registerAgent(
     market.db,
     operator.address,
@@ -64,7 +56,12 @@ async function namedPayee(payee: LocalAccount) {
 }
 
 /** The typed data of the agent's open request, signed by `signer`. */
-async function signRequest(agentId: string, signer: LocalAccount, as: LocalAccount = operator) {
+async function signRequest(
+  market: InProcessMarket,
+  agentId: string,
+  signer: LocalAccount,
+  as: LocalAccount = operator,
+) {
   const { typedData } = await getPayeeConsentRequest(market.db, as.address, agentId);
   return signer.signTypedData({
     ...typedData,
@@ -73,18 +70,20 @@ async function signRequest(agentId: string, signer: LocalAccount, as: LocalAccou
 }
 
 describe("before the named wallet consents", () => {
-  it("the agent is paid nowhere and cannot bid (409 payee_consent_pending)", async () => {
+  it("the agent is paid nowhere and cannot bid (409 payee_consent_pending)", async ({ market }) => {
     const payee = newWallet();
-    const { agent, job } = await namedPayee(payee);
+    const { agent, job } = await namedPayee(market, payee);
     expect(agent).toMatchObject({ walletAddress: null, payeeConsentPending: true });
     await expect(
       submitProposal(market.db, operator.address, job.id, proposalInput(agent.id)),
     ).rejects.toMatchObject({ status: 409, code: "payee_consent_pending" });
   });
 
-  it("the named wallet has no rights: not an operator, no thread side, no notices, no earnings", async () => {
+  it("the named wallet has no rights: not an operator, no thread side, no notices, no earnings", async ({
+    market,
+  }) => {
     const payee = newWallet();
-    const { agent, job } = await namedPayee(payee);
+    const { agent, job } = await namedPayee(market, payee);
     const row = await market.db.agent.findUniqueOrThrow({ where: { id: agent.id } });
     const wallets = agentWallets(row);
     expect(wallets).toEqual([operator.address]);
@@ -104,7 +103,9 @@ describe("before the named wallet consents", () => {
     );
   });
 
-  it("a wallet named in place of a payee sees none of the agent's earnings until it consents", async () => {
+  it("a wallet named in place of a payee sees none of the agent's earnings until it consents", async ({
+    market,
+  }) => {
     const agent = await registerAgent(market.db, operator.address, agentInput());
     await seedPaidJob(market.db, {
       posterAddress: poster.address,
@@ -123,9 +124,11 @@ describe("before the named wallet consents", () => {
     expect(await earned()).toContain(agent.id);
   });
 
-  it("only the operator and the named wallet may read the request (403 anyone else)", async () => {
+  it("only the operator and the named wallet may read the request (403 anyone else)", async ({
+    market,
+  }) => {
     const payee = newWallet();
-    const { agent } = await namedPayee(payee);
+    const { agent } = await namedPayee(market, payee);
     for (const who of [operator, payee]) {
       const request = await getPayeeConsentRequest(market.db, who.address, agent.id);
       expect(request).toMatchObject({
@@ -146,9 +149,9 @@ describe("before the named wallet consents", () => {
 });
 
 describe("the consent", () => {
-  it("makes the wallet the payee: bids then pay it, on chain", async () => {
+  it("makes the wallet the payee: bids then pay it, on chain", async ({ market }) => {
     const payee = newWallet();
-    const { agent, job } = await namedPayee(payee);
+    const { agent, job } = await namedPayee(market, payee);
     expect(await consentAsPayee(market.db, payee, agent.id)).toMatchObject({
       walletAddress: payee.address,
       payeeConsentPending: false,
@@ -166,37 +169,41 @@ describe("the consent", () => {
     );
   });
 
-  it("refuses a forged signature (another key), and the agent stays without payee", async () => {
+  it("refuses a forged signature (another key), and the agent stays without payee", async ({
+    market,
+  }) => {
     const payee = newWallet();
-    const { agent } = await namedPayee(payee);
-    const forged = await signRequest(agent.id, newWallet());
+    const { agent } = await namedPayee(market, payee);
+    const forged = await signRequest(market, agent.id, newWallet());
     await expect(consentToAgentPayee(market.db, agent.id, forged)).rejects.toMatchObject({
       status: 403,
       code: "invalid_consent_signature",
     });
     // The operator signing for the payee is no consent either.
-    const byOperator = await signRequest(agent.id, operator);
+    const byOperator = await signRequest(market, agent.id, operator);
     await expect(consentToAgentPayee(market.db, agent.id, byOperator)).rejects.toMatchObject({
       code: "invalid_consent_signature",
     });
     expect(await getAgent(market.db, agent.id)).toMatchObject({ walletAddress: null });
   });
 
-  it("refuses another agent's consent, even by the same wallet", async () => {
+  it("refuses another agent's consent, even by the same wallet", async ({ market }) => {
     const payee = newWallet();
-    const first = await namedPayee(payee);
-    const second = await namedPayee(payee);
-    const forFirst = await signRequest(first.agent.id, payee);
+    const first = await namedPayee(market, payee);
+    const second = await namedPayee(market, payee);
+    const forFirst = await signRequest(market, first.agent.id, payee);
     await expect(consentToAgentPayee(market.db, second.agent.id, forFirst)).rejects.toMatchObject({
       code: "invalid_consent_signature",
     });
     expect(await getAgent(market.db, second.agent.id)).toMatchObject({ walletAddress: null });
   });
 
-  it("serves one request only: replayed afterwards, or for a later request, it is refused", async () => {
+  it("serves one request only: replayed afterwards, or for a later request, it is refused", async ({
+    market,
+  }) => {
     const payee = newWallet();
-    const { agent } = await namedPayee(payee);
-    const signature = await signRequest(agent.id, payee);
+    const { agent } = await namedPayee(market, payee);
+    const signature = await signRequest(market, agent.id, payee);
     await consentToAgentPayee(market.db, agent.id, signature);
     // Replayed: nothing waits any more.
     await expect(consentToAgentPayee(market.db, agent.id, signature)).rejects.toMatchObject({
@@ -218,10 +225,10 @@ describe("the consent", () => {
     });
   });
 
-  it("refuses a request past its deadline (409 consent_expired)", async () => {
+  it("refuses a request past its deadline (409 consent_expired)", async ({ market }) => {
     const payee = newWallet();
-    const { agent } = await namedPayee(payee);
-    const signature = await signRequest(agent.id, payee);
+    const { agent } = await namedPayee(market, payee);
+    const signature = await signRequest(market, agent.id, payee);
     await market.db.payeeConsent.updateMany({
       where: { agentId: agent.id, status: "pending" },
       data: { deadline: new Date(Date.now() - 1_000) },
@@ -232,10 +239,10 @@ describe("the consent", () => {
     });
   });
 
-  it("two consents at once: one takes, the other finds nothing waiting", async () => {
+  it("two consents at once: one takes, the other finds nothing waiting", async ({ market }) => {
     const payee = newWallet();
-    const { agent } = await namedPayee(payee);
-    const signature = await signRequest(agent.id, payee);
+    const { agent } = await namedPayee(market, payee);
+    const signature = await signRequest(market, agent.id, payee);
     const results = await Promise.allSettled([
       consentToAgentPayee(market.db, agent.id, signature),
       consentToAgentPayee(market.db, agent.id, signature),
@@ -246,16 +253,16 @@ describe("the consent", () => {
     ).toBe(1);
   });
 
-  it("takes a contract wallet's consent through EIP-1271", async () => {
+  it("takes a contract wallet's consent through EIP-1271", async ({ market }) => {
     const owner = newWallet();
-    const wallet = await deployOwnedWallet(owner.address);
+    const wallet = await deployOwnedWallet(market, owner.address);
     const agent = await registerAgent(
       market.db,
       operator.address,
       agentInput({ walletAddress: wallet }),
     );
     // The owner signs the request's typed data; the contract vouches for it.
-    const signature = await signRequest(agent.id, owner);
+    const signature = await signRequest(market, agent.id, owner);
     expect(await consentToAgentPayee(market.db, agent.id, signature)).toMatchObject({
       walletAddress: wallet,
     });
@@ -266,7 +273,7 @@ describe("the consent", () => {
       agentInput({ walletAddress: wallet }),
     );
     await expect(
-      consentToAgentPayee(market.db, other.id, await signRequest(other.id, newWallet())),
+      consentToAgentPayee(market.db, other.id, await signRequest(market, other.id, newWallet())),
     ).rejects.toMatchObject({ code: "invalid_consent_signature" });
   });
 });
@@ -286,7 +293,10 @@ contract OwnedWallet {
   }
 }`;
 
-async function deployOwnedWallet(owner: `0x${string}`): Promise<`0x${string}`> {
+async function deployOwnedWallet(
+  market: InProcessMarket,
+  owner: `0x${string}`,
+): Promise<`0x${string}`> {
   const output = JSON.parse(
     solc.compile(
       JSON.stringify({

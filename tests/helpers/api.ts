@@ -1,8 +1,16 @@
 import type { LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
+import type { components } from "@/lib/client";
+import type { ResponseBody } from "./api-paths";
+
+export type { ErrorBody } from "./api-paths";
 import { assertMatchesApiDocument, loadApiDocument } from "./openapi";
 
-export interface ApiResponse<T = any> {
+/**
+ * An answer: `body` is typed by the request's method and path (./api-paths.ts), `unknown` for
+ * a path the API document does not have.
+ */
+export interface ApiResponse<T = unknown> {
   status: number;
   body: T;
   headers: Headers;
@@ -21,11 +29,11 @@ export class ApiClient {
     readonly account?: LocalAccount,
   ) {}
 
-  async request<T = any>(
-    method: string,
-    path: string,
+  async request<M extends string, P extends string>(
+    method: M,
+    path: P,
     options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
-  ): Promise<ApiResponse<T>> {
+  ): Promise<ApiResponse<ResponseBody<M, P>>> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers.cookie = this.cookie;
     let body = options.body;
@@ -59,21 +67,26 @@ export class ApiClient {
       response.headers,
       parsed,
     );
-    return { status: response.status, body: parsed as T, headers: response.headers };
+    // Checked against the document just above: the answer has the documented shape.
+    return {
+      status: response.status,
+      body: parsed as ResponseBody<M, P>,
+      headers: response.headers,
+    };
   }
 
-  get<T = any>(path: string, headers?: Record<string, string>) {
-    return this.request<T>("GET", path, { headers });
+  get<P extends string>(path: P, headers?: Record<string, string>) {
+    return this.request("GET", path, { headers });
   }
 
-  post<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
-    return this.request<T>("POST", path, { json, headers });
+  post<P extends string>(path: P, json?: unknown, headers?: Record<string, string>) {
+    return this.request("POST", path, { json, headers });
   }
 
   /** Builds and signs an EIP-4361 message; `overrides` let tests break it on purpose. */
   async siweMessage(overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {}) {
     if (!this.account) throw new Error("no account");
-    const nonce = (await this.get("/api/auth/nonce")).body.data.nonce as string;
+    const nonce = (await this.get("/api/auth/nonce")).body.data.nonce;
     const message = createSiweMessage({
       domain: new URL(this.baseUrl).host,
       address: this.account.address,
@@ -93,7 +106,7 @@ export class ApiClient {
    * This client's wallet agrees to be `agentId`'s payee as a wallet owner would: it reads the
    * open request (signed in), signs its typed data and sends the signature. Returns the agent.
    */
-  async consentAsPayee(agentId: string): Promise<any> {
+  async consentAsPayee(agentId: string): Promise<components["schemas"]["Agent"]> {
     if (!this.account) throw new Error("no account");
     const request = await this.get(`/api/v1/agents/${agentId}/payee-consent`);
     if (request.status !== 200) {

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ApiClient, type ApiResponse } from "./api";
+import type { ResponseBody } from "./api-paths";
 import { payFor, type PaymentTarget } from "./market";
 
 /** Server env for tests that fire many writes: rate limits out of the way. */
@@ -27,7 +28,7 @@ export function sameSessionOn(client: ApiClient, baseUrl: string): ApiClient {
 export const randomTxHash = () => `0x${randomBytes(32).toString("hex")}` as `0x${string}`;
 
 /** Throws with the response body when the status is not the expected one. */
-export function expectStatus<T = any>(response: ApiResponse<T>, status: number, what = ""): T {
+export function expectStatus<T>(response: ApiResponse<T>, status: number, what = ""): T {
   if (response.status !== status) {
     throw new Error(
       `${what ? `${what}: ` : ""}expected ${status}, got ${response.status} ${JSON.stringify(response.body)}`,
@@ -127,18 +128,25 @@ export async function deliveredJob(cast: Cast) {
   return { job: delivered, proposal, txHash };
 }
 
+/** An item of the list `GET path` answers (`unknown` for a path the document does not have). */
+export type ListItem<P extends string> =
+  ResponseBody<"GET", P> extends { data: (infer Item)[] } ? Item : unknown;
+
 /** Every item of a paged list endpoint (`limit=100`, following `meta.nextCursor`). */
-export async function listAll<T = any>(client: ApiClient, path: string): Promise<T[]> {
-  const items: T[] = [];
+export async function listAll<P extends string>(
+  client: ApiClient,
+  path: P,
+): Promise<ListItem<P>[]> {
+  const items: ListItem<P>[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
     const separator = path.includes("?") ? "&" : "?";
     const url: string = `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-    const body: { data: T[]; meta: { nextCursor: string | null } } = expectStatus(
-      await client.get(url),
-      200,
-      `list ${path}`,
-    );
+    // `path` with a page's query: the same list, of the same items.
+    const body = expectStatus(await client.get(url), 200, `list ${path}`) as {
+      data: ListItem<P>[];
+      meta: { nextCursor: string | null };
+    };
     items.push(...body.data);
     cursor = body.meta.nextCursor;
     if (!cursor) return items;

@@ -125,6 +125,8 @@ export async function newPaymentCase(market: PaymentTarget, bidUsdc = 7.25): Pro
   if (bid.status !== 201) {
     throw new Error(`could not set up the payment case: ${bid.status} ${JSON.stringify(bid.body)}`);
   }
+  // A new agent is paid at its operator's wallet: no payee consent to wait for.
+  if (!agent.walletAddress) throw new Error("the new agent has no payee wallet");
   return {
     poster,
     payer,

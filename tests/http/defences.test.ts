@@ -60,7 +60,7 @@ describe.each(DB_KINDS)("defences on %s", (kind) => {
       const job = await createJob(poster);
       const agent = await registerAgent(operator);
       const bid = await submitProposal(operator, job.id, agent.id);
-      const thread = `/api/v1/jobs/${job.id}/proposals/${bid.id}/messages`;
+      const thread = `/api/v1/jobs/${job.id}/proposals/${bid.id}/messages` as const;
       for (const answer of [
         await poster.get(`${thread}?after=${OUT_OF_RANGE}`),
         await poster.post(`${thread}/read`, { upTo: OUT_OF_RANGE }),

@@ -885,15 +885,16 @@ function checkResponse(testCase: Case, response: ApiResponse): string | undefine
     if (status === 201 && testCase.method !== "POST") return "201 on a read";
     return undefined;
   }
+  const envelope = body as { error?: unknown; code?: unknown };
   if (
     Object.keys(body).sort().join(",") !== "code,error" ||
-    typeof body.error !== "string" ||
-    body.error.length === 0 ||
-    !/^[a-z][a-z0-9_]*$/.test(body.code)
+    typeof envelope.error !== "string" ||
+    envelope.error.length === 0 ||
+    !/^[a-z][a-z0-9_]*$/.test(String(envelope.code))
   ) {
     return "4xx without exactly { error: string, code: snake_case }";
   }
-  if (/\bat \S+\.[cm]?[jt]s:\d+|Prisma|DriverAdapter/.test(body.error)) {
+  if (/\bat \S+\.[cm]?[jt]s:\d+|Prisma|DriverAdapter/.test(envelope.error)) {
     return "error message leaks internals";
   }
   return undefined;

@@ -21,7 +21,7 @@ import {
 } from "@/lib/shared/schemas/jobs";
 import { createProposalSchema, listProposalsQuerySchema } from "@/lib/shared/schemas/proposals";
 import { workQuerySchema } from "@/lib/shared/schemas/work";
-import { ApiClient } from "@/tests/helpers/api";
+import { ApiClient, type ErrorBody } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
 import { BUSY_TEST_SERVER_ENV, expectStatus, validJobBody } from "@/tests/helpers/fixtures";
 import { payFor, type PaymentTarget } from "@/tests/helpers/market";
@@ -446,7 +446,7 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
       headers: { accept: "application/json, text/event-stream" },
     });
     expect(cookieOnly.status).toBe(401);
-    expect(cookieOnly.body.code).toBe("token_required");
+    expect((cookieOnly.body as ErrorBody).code).toBe("token_required");
     expect(cookieOnly.headers.get("www-authenticate")).toBe('Bearer realm="marketplace"');
     const invalid = await new ApiClient(server.url).post(
       "/api/mcp",
@@ -472,8 +472,10 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
       },
     );
     expect(direct.status).toBe(200);
-    expect(direct.body.id).toBe(7);
-    expect(direct.body.result.tools).toHaveLength(TOOL_NAMES.length);
+    // The document leaves a JSON-RPC answer's shape to MCP.
+    const answer = direct.body as { id: number; result: { tools: unknown[] } };
+    expect(answer.id).toBe(7);
+    expect(answer.result.tools).toHaveLength(TOOL_NAMES.length);
   });
 
   it("never writes a token to the server's output", async () => {

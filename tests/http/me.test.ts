@@ -4,7 +4,7 @@
 // poster, an operator and a stranger get for jobs walked through their life with real x402
 // payments on the local chain. Every answer is checked against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ApiClient } from "@/tests/helpers/api";
+import { ApiClient, type ErrorBody } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
 import {
   BUSY_TEST_SERVER_ENV,
@@ -20,7 +20,7 @@ import {
 } from "@/tests/helpers/fixtures";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 
-const ME = ["/api/v1/me/jobs?group=done", "/api/v1/me/proposals", "/api/v1/me/earnings"];
+const ME = ["/api/v1/me/jobs?group=done", "/api/v1/me/proposals", "/api/v1/me/earnings"] as const;
 
 describe.each(DB_KINDS)("GET /api/v1/me/* on %s", (kind) => {
   let server: RunningServer;
@@ -61,7 +61,7 @@ describe.each(DB_KINDS)("GET /api/v1/me/* on %s", (kind) => {
     );
     return body.data.token as string;
   }
-  const withToken = (token: string, path: string) =>
+  const withToken = <P extends string>(token: string, path: P) =>
     new ApiClient(server.url).request("GET", path, {
       headers: { authorization: `Bearer ${token}` },
     });
@@ -108,7 +108,7 @@ describe.each(DB_KINDS)("GET /api/v1/me/* on %s", (kind) => {
     ])("%s", async (path, message) => {
       const response = await cast.poster.get(path);
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatch(message);
+      expect((response.body as ErrorBody).error).toMatch(message);
     });
   });
 
@@ -144,7 +144,7 @@ describe.each(DB_KINDS)("GET /api/v1/me/* on %s", (kind) => {
         await cast.poster.get("/api/v1/me/jobs?group=proposals_waiting"),
         200,
       );
-      expect(body.data[0].pendingProposals).toBe(1);
+      expect(body.data[0]!.pendingProposals).toBe(1);
       expect(body.meta).toEqual({ nextCursor: null });
     });
 

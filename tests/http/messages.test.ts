@@ -32,7 +32,7 @@ describe.each(DB_KINDS)("conversations over HTTP on %s", (kind) => {
   let rivalBid: { id: string };
 
   const thread = (jobId: string, proposalId: string) =>
-    `/api/v1/jobs/${jobId}/proposals/${proposalId}/messages`;
+    `/api/v1/jobs/${jobId}/proposals/${proposalId}/messages` as const;
 
   async function tokenOf(client: ApiClient, scopes: TokenScope[]) {
     const created = expectStatus(
@@ -43,7 +43,12 @@ describe.each(DB_KINDS)("conversations over HTTP on %s", (kind) => {
     return created.data.token as string;
   }
 
-  function withToken(token: string, method: string, path: string, json?: unknown) {
+  function withToken<M extends string, P extends string>(
+    token: string,
+    method: M,
+    path: P,
+    json?: unknown,
+  ) {
     return new ApiClient(server.url).request(method, path, {
       json,
       headers: { authorization: `Bearer ${token}` },
@@ -221,7 +226,7 @@ describe.each(DB_KINDS)("conversations over HTTP on %s", (kind) => {
     expect(rest.meta).toEqual({ nextCursor: null, unreadCount: 3 });
 
     // Up to the first page's last message: one left; the operator's own count is untouched.
-    const upTo = first.data[1].id;
+    const upTo = first.data[1]!.id;
     expect(expectStatus(await poster.post(`${path}/read`, { upTo }), 200).data).toEqual({
       unreadCount: 1,
     });

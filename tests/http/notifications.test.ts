@@ -78,7 +78,7 @@ describe.each(DB_KINDS)("notifications over HTTP on %s", (kind) => {
     await payee.consentAsPayee(agent.id);
     const bid = await submitProposal(operator, job.id, agent.id);
     const rivalBid = await submitProposal(rival, job.id, (await registerAgent(rival, "Rival")).id);
-    const messages = `/api/v1/jobs/${job.id}/proposals/${bid.id}/messages`;
+    const messages = `/api/v1/jobs/${job.id}/proposals/${bid.id}/messages` as const;
     const question = expectStatus(await operator.post(messages, { body: "Which format?" }), 200);
     expectStatus(await poster.post(messages, { body: "Markdown." }), 200);
 
@@ -207,7 +207,7 @@ describe.each(DB_KINDS)("notifications over HTTP on %s", (kind) => {
       await owner.post("/api/v1/tokens", { name: "no read", scopes: ["post", "bid"] }),
       200,
     ).data.token as string;
-    const bearer = (method: string, path: string, json?: unknown) =>
+    const bearer = <M extends string, P extends string>(method: M, path: P, json?: unknown) =>
       anonymous.request(method, path, { json, headers: { authorization: `Bearer ${token}` } });
     for (const refused of [
       await bearer("GET", "/api/v1/notifications"),

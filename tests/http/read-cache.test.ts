@@ -24,7 +24,7 @@ const LIST = "/api/v1/jobs?status=open&limit=50";
 const REVALIDATE = "public, max-age=0, must-revalidate";
 
 const idsOf = (response: ApiResponse) =>
-  (expectStatus(response, 200).data as { id: string }[]).map((job) => job.id);
+  (expectStatus(response, 200) as { data: { id: string }[] }).data.map((job) => job.id);
 
 function expectRevalidated(response: ApiResponse, status: 200 | 304) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -76,7 +76,7 @@ describe("ETag and 304 on public reads", () => {
   it("one job: 304 while unchanged, 200 with its new state after each transition", async () => {
     const cast = await makeCast(market);
     const { job, proposal } = await openJobWithProposal(cast);
-    const path = `/api/v1/jobs/${job.id}`;
+    const path = `/api/v1/jobs/${job.id}` as const;
     const open = await anon.get(path);
     const etag = expectRevalidated(open, 200);
     expect(open.body.data).toEqual(job);
@@ -188,7 +188,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the read cache across two servers (PostgreS
     const cast = await makeCast(market);
     const { job, proposal } = await openJobWithProposal(cast);
     const readerOnA = new ApiClient(market.server.url);
-    const path = `/api/v1/jobs/${job.id}`;
+    const path = `/api/v1/jobs/${job.id}` as const;
     expect(expectStatus(await readerOnA.get(path), 200).data.status).toBe("open");
 
     const txHash = await paySettlement(cast, job.id, proposal.id);

@@ -91,7 +91,7 @@ describe("settling when the chain stalls or the RPC misbehaves", () => {
       await chain.resumeMining();
     }
     expect(await expectInvariant(c, before)).toBe("paid");
-    const { txHash } = (await c.poster.get(`/api/v1/jobs/${c.job.id}/payment`)).body.data;
+    const { txHash } = (await c.poster.get(`/api/v1/jobs/${c.job.id}/payment`)).body.data!;
     const accepted = await c.poster.post(`/api/v1/jobs/${c.job.id}/accept`, {
       proposalId: c.proposalId,
       txHash,
@@ -186,11 +186,11 @@ describe("settling when the chain stalls or the RPC misbehaves", () => {
       if (world === "paid") {
         expect(settle.status).toBe(200);
         expect(reject.status, `round ${round}`).toBe(409);
-        expect(proposal.status).toBe("pending");
+        expect(proposal!.status).toBe("pending");
         outcomes.paid += 1;
       } else {
         expect(reject.status, `round ${round}`).toBe(200);
-        expect(proposal.status).toBe("rejected");
+        expect(proposal!.status).toBe("rejected");
         expect(settle.status).toBe(409);
         expect((await settle.json()).code).toBe("proposal_not_pending");
         outcomes.rejected += 1;

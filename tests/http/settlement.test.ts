@@ -1,6 +1,7 @@
 // Pay then accept, for real: `next start`, the local chain (Hardhat's node + our EIP-3009 token),
 // the in-process facilitator, @x402/fetch and viem accounts.
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,7 +10,7 @@ import {
   LOCAL_TOKEN_ADDRESS,
   LOCAL_TOKEN_EIP712_DOMAIN,
 } from "@/dev/local-chain";
-import { ApiClient } from "@/tests/helpers/api";
+import { ApiClient, type ErrorBody } from "@/tests/helpers/api";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { DB_KINDS } from "@/tests/helpers/db";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
@@ -59,8 +60,12 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
       server.url,
       privateKeyToAccount(generatePrivateKey()),
     ).signIn();
-    const agent = (await operator.post("/api/v1/agents", { name: "Payee", categories: ["data"] }))
-      .body.data;
+    const registered = (
+      await operator.post("/api/v1/agents", { name: "Payee", categories: ["data"] })
+    ).body.data;
+    // A new agent is paid at its operator's wallet (an EIP-55 address): no consent to wait for.
+    if (!registered.walletAddress) throw new Error("the new agent has no payee wallet");
+    const agent = { ...registered, walletAddress: registered.walletAddress as Address };
     const job = (
       await postedBy.post("/api/v1/jobs", {
         title: "Pay me",
@@ -767,7 +772,10 @@ describe("the dev faucet", () => {
       const address = privateKeyToAccount(generatePrivateKey()).address;
       const response = await client.post("/api/dev/faucet", { address, amountUsdc });
       expect(response.status).toBe(200);
-      expect(response.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+      // The faucet is a development endpoint, outside the API document.
+      expect((response.body as { data: { txHash: string } }).data.txHash).toMatch(
+        /^0x[0-9a-f]{64}$/,
+      );
       expect(await tokenReader(chain.rpcUrl).balanceOf(address)).toBe(
         BigInt(amountUsdc) * 1_000_000n,
       );
@@ -787,7 +795,7 @@ describe("the dev faucet", () => {
       amountUsdc,
     });
     expect(response.status).toBe(400);
-    expect(response.body.error).toContain(error);
+    expect((response.body as ErrorBody).error).toContain(error);
     expect(await tokenReader(chain.rpcUrl).balanceOf(address)).toBe(0n);
   });
 
@@ -810,7 +818,7 @@ describe("the dev faucet", () => {
         amountUsdc: 1,
       });
       expect(response.status).toBe(503);
-      expect(response.body.error).toMatch(/npm run chain/);
+      expect((response.body as ErrorBody).error).toMatch(/npm run chain/);
     } finally {
       await down.stop();
       await database.cleanup();

@@ -47,7 +47,12 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
   }
 
   /** A request with only the bearer token (no cookie). */
-  function withToken(token: string, method: string, path: string, json?: unknown) {
+  function withToken<M extends string, P extends string>(
+    token: string,
+    method: M,
+    path: P,
+    json?: unknown,
+  ) {
     return new ApiClient(server.url).request(method, path, {
       json,
       headers: { authorization: `Bearer ${token}` },
@@ -96,6 +101,9 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
       dataUrl: "data:text/plain;base64,aGVsbG8=",
     };
 
+    /** The `data` of a row's answer, as the row's route documents it. */
+    const dataOf = <T>(response: ApiResponse) => (response.body as { data: T }).data;
+
     interface Row {
       route: string;
       /** The scopes the route needs; each is refused alone, with every other scope present. */
@@ -114,7 +122,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
         as: "poster",
         send: (token) => withToken(token, "POST", "/api/v1/jobs", validJobBody()),
         status: 201,
-        after: (response) => (state.jobId = response.body.data.id),
+        after: (response) => (state.jobId = dataOf<{ id: string }>(response).id),
       },
       {
         route: "POST /api/v1/agents",
@@ -123,7 +131,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
         send: (token) =>
           withToken(token, "POST", "/api/v1/agents", { name: "Lens", categories: ["research"] }),
         status: 201,
-        after: (response) => (state.agentId = response.body.data.id),
+        after: (response) => (state.agentId = dataOf<{ id: string }>(response).id),
       },
       {
         route: "POST /api/v1/jobs/:id/proposals",
@@ -137,7 +145,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
             message: "I can do it",
           }),
         status: 201,
-        after: (response) => (state.proposalId = response.body.data.id),
+        after: (response) => (state.proposalId = dataOf<{ id: string }>(response).id),
       },
       {
         route: "POST /api/v1/jobs/:id/proposals/:proposalId/reject",
@@ -154,7 +162,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
             `/api/v1/jobs/${state.jobId}/proposals/${state.otherProposalId}/reject`,
           ),
         status: 200,
-        after: (response) => expect(response.body.data.status).toBe("rejected"),
+        after: (response) => expect(dataOf<{ status: string }>(response).status).toBe("rejected"),
       },
       {
         route: "POST /api/v1/jobs/:id/accept",
@@ -170,7 +178,8 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
             txHash: state.txHash,
           }),
         status: 200,
-        after: (response) => expect(response.body.data.status).toBe("in_progress"),
+        after: (response) =>
+          expect(dataOf<{ status: string }>(response).status).toBe("in_progress"),
       },
       {
         route: "POST /api/v1/reviews",
@@ -194,7 +203,10 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
             attachments: [attachment],
           }),
         status: 200,
-        after: (response) => (state.attachmentId = response.body.data.attachments[0].id),
+        after: (response) =>
+          (state.attachmentId = dataOf<{ attachments: { id: string }[] }>(
+            response,
+          ).attachments[0]!.id),
       },
       {
         route: "GET /api/v1/jobs/:id/attachments/:attachmentId",
@@ -215,7 +227,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
             comment: "Good",
           }),
         status: 200,
-        after: (response) => expect(response.body.data.status).toBe("completed"),
+        after: (response) => expect(dataOf<{ status: string }>(response).status).toBe("completed"),
       },
     ];
 
@@ -405,7 +417,7 @@ describe.each(DB_KINDS)("access tokens over HTTP on %s", (kind) => {
       expect(list.status).toBe(200);
       const listed = list.body.data.find((item: { id: string }) => item.id === token.id);
       expect(listed).toEqual({ ...token, token: undefined });
-      expect(Object.keys(listed)).not.toContain("token");
+      expect(Object.keys(listed!)).not.toContain("token");
       const page = await poster.get("/settings/tokens");
       expect(page.status).toBe(200);
       expect(page.body).toContain("research bot");

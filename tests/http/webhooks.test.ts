@@ -132,9 +132,7 @@ describe("webhooks from one server (PGlite)", () => {
       200,
     ).data;
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, lastStatusCode: 200 });
-    expect(
-      delivery.attemptLog.map((attempt: { statusCode: number }) => attempt.statusCode),
-    ).toEqual([500, 502, 200]);
+    expect(delivery!.attemptLog.map((attempt) => attempt.statusCode)).toEqual([500, 502, 200]);
     expectStatus(await poster.request("DELETE", `/api/v1/webhooks/${hook.id}`), 200);
   });
 

@@ -1,8 +1,8 @@
 // The steps of the settle pipeline that read or write the ledger, one describe each, against
 // a real local chain, the in-process facilitator and PGlite: replay, preconditions, verify,
 // claim (and the lost race), settle and record. settle.test.ts runs them together.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, type LocalAccount } from "viem";
+import { describe, expect, it } from "@/tests/helpers/fixture";
 import {
   type InProcessMarket,
   jobWithBid,
@@ -10,7 +10,6 @@ import {
   resourceUrl,
   settle,
   signedPayment,
-  startInProcessMarket,
 } from "@/tests/helpers/in-process";
 import { signPaymentHeader, tokenReader } from "@/tests/helpers/x402";
 import { parsePaymentHeader } from "../payment-header";
@@ -24,22 +23,19 @@ import { submitSettlement } from "./submit";
 import { loadTarget } from "./target";
 import { verifyWithFacilitator } from "./verify";
 
-let market: InProcessMarket;
-let poster: LocalAccount;
-let operator: LocalAccount;
+const poster = newWallet();
+const operator = newWallet();
 
-beforeAll(async () => {
-  market = await startInProcessMarket();
-  [poster, operator] = [newWallet(), newWallet()];
-});
-afterAll(() => market?.stop());
-
-async function newTarget(payer = poster) {
+async function newTarget(market: InProcessMarket, payer: LocalAccount = poster) {
   const { job, proposal } = await jobWithBid(market.db, payer.address, operator.address);
   return { jobId: job.id, proposalId: proposal.id };
 }
 
-async function paymentFor(ids: { jobId: string; proposalId: string }, payer = poster) {
+async function paymentFor(
+  market: InProcessMarket,
+  ids: { jobId: string; proposalId: string },
+  payer: LocalAccount = poster,
+) {
   const header = parsePaymentHeader(await signedPayment(market, payer, ids));
   const target = await loadTarget(market.db, ids);
   const payTo = getAddress(target.proposal.payeeAddress);
@@ -51,8 +47,10 @@ async function paymentFor(ids: { jobId: string; proposalId: string }, payer = po
 }
 
 describe("replay: what the ledger knows of an authorization", () => {
-  it("never used → nothing; settled → the row; used elsewhere → authorization_already_used", async () => {
-    const ids = await newTarget();
+  it("never used → nothing; settled → the row; used elsewhere → authorization_already_used", async ({
+    market,
+  }) => {
+    const ids = await newTarget(market);
     const raw = await signedPayment(market, poster, ids);
     const header = parsePaymentHeader(raw);
     const target = await loadTarget(market.db, ids);
@@ -62,15 +60,17 @@ describe("replay: what the ledger knows of an authorization", () => {
       kind: "settled",
       row: { txHash, status: "succeeded" },
     });
-    const elsewhere = await loadTarget(market.db, await newTarget());
+    const elsewhere = await loadTarget(market.db, await newTarget(market));
     expect(await replayAuthorization(market.db, elsewhere, header)).toEqual({
       kind: "refused",
       code: "authorization_already_used",
     });
   });
 
-  it("a failed attempt of this signature → settlement_failed with the failed response", async () => {
-    const ids = await newTarget();
+  it("a failed attempt of this signature → settlement_failed with the failed response", async ({
+    market,
+  }) => {
+    const ids = await newTarget(market);
     const raw = await signedPayment(market, poster, ids);
     const header = parsePaymentHeader(raw);
     const target = await loadTarget(market.db, ids);
@@ -94,20 +94,20 @@ describe("replay: what the ledger knows of an authorization", () => {
 });
 
 describe("preconditions: is the bid payable at all", () => {
-  it("an open job with a pending bid to a consenting payee passes", async () => {
+  it("an open job with a pending bid to a consenting payee passes", async ({ market }) => {
     await expect(
-      assertPayable(market.db, await loadTarget(market.db, await newTarget())),
+      assertPayable(market.db, await loadTarget(market.db, await newTarget(market))),
     ).resolves.toBeUndefined();
   });
 
-  it("a paid job → already_paid; a rejected bid → proposal_not_pending", async () => {
-    const ids = await newTarget();
+  it("a paid job → already_paid; a rejected bid → proposal_not_pending", async ({ market }) => {
+    const ids = await newTarget(market);
     await settle(market, ids, await signedPayment(market, poster, ids));
     await expect(assertPayable(market.db, await loadTarget(market.db, ids))).rejects.toMatchObject({
       status: 409,
       code: "already_paid",
     });
-    const rejected = await newTarget();
+    const rejected = await newTarget(market);
     await market.db.proposal.update({
       where: { id: rejected.proposalId },
       data: { status: "rejected" },
@@ -119,8 +119,10 @@ describe("preconditions: is the bid payable at all", () => {
     });
   });
 
-  it("a bid left from before the rules: paying oneself → self_payment; an unconsented payee → payee_consent_pending", async () => {
-    const self = await newTarget();
+  it("a bid left from before the rules: paying oneself → self_payment; an unconsented payee → payee_consent_pending", async ({
+    market,
+  }) => {
+    const self = await newTarget(market);
     await market.db.proposal.update({
       where: { id: self.proposalId },
       data: { payeeAddress: poster.address },
@@ -131,7 +133,7 @@ describe("preconditions: is the bid payable at all", () => {
       },
     );
     const stranger = newWallet();
-    const unconsented = await newTarget();
+    const unconsented = await newTarget(market);
     await market.db.proposal.update({
       where: { id: unconsented.proposalId },
       data: { payeeAddress: stranger.address },
@@ -145,13 +147,15 @@ describe("preconditions: is the bid payable at all", () => {
 });
 
 describe("verify: the facilitator's check, moving nothing", () => {
-  it("a funded payer passes; a payer without the funds → insufficient_funds", async () => {
+  it("a funded payer passes; a payer without the funds → insufficient_funds", async ({
+    market,
+  }) => {
     const server = await resourceServerOrUnavailable();
-    const funded = await paymentFor(await newTarget());
+    const funded = await paymentFor(market, await newTarget(market));
     expect(await verifyWithFacilitator(server, funded.header, funded.required)).toBeUndefined();
     // The broke poster's authorization is signed without the bid minted to it first.
     const broke = newWallet();
-    const ids = await newTarget(broke);
+    const ids = await newTarget(market, broke);
     const challenge = await settleJobPayment(market.db, {
       ...ids,
       paymentHeader: null,
@@ -166,18 +170,22 @@ describe("verify: the facilitator's check, moving nothing", () => {
 });
 
 describe("claim: one slot per job, the lost race resolved through the ledger", () => {
-  it("the first claim takes the slot; the same authorization again loses to it (pending)", async () => {
-    const { header, target, payTo } = await paymentFor(await newTarget());
+  it("the first claim takes the slot; the same authorization again loses to it (pending)", async ({
+    market,
+  }) => {
+    const { header, target, payTo } = await paymentFor(market, await newTarget(market));
     const first = await claimSlot(market.db, target, header, payTo);
     expect(first).toMatchObject({ claim: { status: "pending", jobId: target.job.id } });
     const again = await claimSlot(market.db, target, header, payTo);
     expect(again).toMatchObject({ lost: { kind: "pending", row: { status: "pending" } } });
   });
 
-  it("another authorization for a job whose slot is taken → pending with the winner", async () => {
-    const ids = await newTarget();
-    const a = await paymentFor(ids);
-    const b = await paymentFor(ids);
+  it("another authorization for a job whose slot is taken → pending with the winner", async ({
+    market,
+  }) => {
+    const ids = await newTarget(market);
+    const a = await paymentFor(market, ids);
+    const b = await paymentFor(market, ids);
     const won = await claimSlot(market.db, a.target, a.header, a.payTo);
     if (!("claim" in won)) throw new Error("expected the claim");
     expect(await claimSlot(market.db, b.target, b.header, b.payTo)).toEqual({
@@ -185,9 +193,9 @@ describe("claim: one slot per job, the lost race resolved through the ledger", (
     });
   });
 
-  it("another authorization for a job already paid → 409 already_paid", async () => {
-    const ids = await newTarget();
-    const late = await paymentFor(ids);
+  it("another authorization for a job already paid → 409 already_paid", async ({ market }) => {
+    const ids = await newTarget(market);
+    const late = await paymentFor(market, ids);
     await settle(market, ids, await signedPayment(market, poster, ids));
     await expect(resolveLostClaim(market.db, late.target, late.header)).rejects.toMatchObject({
       status: 409,
@@ -197,8 +205,10 @@ describe("claim: one slot per job, the lost race resolved through the ledger", (
 });
 
 describe("settle and record: the chain decides, the ledger records it once", () => {
-  it("a claimed payment moves the bid once and is recorded succeeded with its hash", async () => {
-    const { header, target, payTo, required } = await paymentFor(await newTarget());
+  it("a claimed payment moves the bid once and is recorded succeeded with its hash", async ({
+    market,
+  }) => {
+    const { header, target, payTo, required } = await paymentFor(market, await newTarget(market));
     const token = tokenReader(market.chain.rpcUrl);
     const before = await token.balanceOf(payTo);
     const claimed = await claimSlot(market.db, target, header, payTo);
@@ -218,8 +228,10 @@ describe("settle and record: the chain decides, the ledger records it once", () 
     expect((await token.balanceOf(payTo)) - before).toBe(target.proposal.bidAtomic);
   });
 
-  it("a facilitator that said no while the chain shows nothing: still pending, the note kept", async () => {
-    const { header, target, payTo } = await paymentFor(await newTarget());
+  it("a facilitator that said no while the chain shows nothing: still pending, the note kept", async ({
+    market,
+  }) => {
+    const { header, target, payTo } = await paymentFor(market, await newTarget(market));
     const claimed = await claimSlot(market.db, target, header, payTo);
     if (!("claim" in claimed)) throw new Error("expected the claim");
     const resolution = await recordAttempt(market.db, claimed.claim, { note: "connection reset" });
