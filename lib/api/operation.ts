@@ -140,3 +140,9 @@ export function defineOperation<
 }
 
 export const isWrite = (operation: Pick<Operation, "method">) => operation.method !== "GET";
+
+/** The rate class an operation counts against (over HTTP and as an MCP tool), none: `undefined`. */
+export function rateClassOf(operation: Pick<Operation, "rate" | "method">): RateClass | undefined {
+  if (operation.rate === "none") return undefined;
+  return operation.rate ?? (isWrite(operation) ? "write" : "read");
+}

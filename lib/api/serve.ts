@@ -3,8 +3,8 @@ import type { NextRequest } from "next/server";
 import { getDb } from "@/lib/db";
 import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { errorResponse, ok } from "./envelope";
-import type { Auth, Method, Operation, RateClass } from "./operation";
-import { isWrite } from "./operation";
+import type { Auth, Method, Operation } from "./operation";
+import { rateClassOf } from "./operation";
 import { route, type RouteOptions } from "./route";
 
 /**
@@ -36,12 +36,6 @@ type NextParams = { params: Promise<Record<string, string>> };
 /** The body limit an operation's requests are held to (also before Next reads them). */
 export const bodyLimitOf = (operation: Pick<Operation, "largeBody">) =>
   operation.largeBody ? DELIVER_BODY_LIMIT : JSON_BODY_LIMIT;
-
-/** The rate class an operation counts against, `undefined` for none. */
-export function rateClassOf(operation: Pick<Operation, "rate" | "method">): RateClass | undefined {
-  if (operation.rate === "none") return undefined;
-  return operation.rate ?? (isWrite(operation) ? "write" : "read");
-}
 
 function routeOptions(auth: Auth): Pick<RouteOptions, "auth" | "scope"> {
   switch (auth.kind) {

@@ -1826,7 +1826,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `batch_too_large` */
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request`, `batch_too_large` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3183,7 +3183,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description No such resource. Codes: `job_not_found`, `attachment_not_found` */
+      /** @description No such resource. Codes: `attachment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3279,7 +3279,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description No such resource. Codes: `job_not_found` */
+      /** @description No such resource. Codes: `job_not_found`, `agent_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3297,7 +3297,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The resource is not in a state that allows this. Codes: `job_not_delivered` */
+      /** @description The resource is not in a state that allows this. Codes: `job_not_delivered`, `job_not_paid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3364,7 +3364,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description JSON, at most 16 MiB. */
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @default [] */

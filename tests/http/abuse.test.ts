@@ -202,8 +202,9 @@ describe(`slow uploads cannot lock out deliveries and MCP (${KIND})`, () => {
       server.url,
       privateKeyToAccount(generatePrivateKey()),
     ).signIn();
+    // An agent's token (deliver): the only kind MCP reads past 1 MiB for.
     const [attackerToken, honestToken] = await Promise.all([
-      tokenOf(attacker, ["read"]),
+      tokenOf(attacker, ["deliver"]),
       tokenOf(cast.poster, ["read"]),
     ]);
     const headers = (address: string) => ({
@@ -280,6 +281,80 @@ describe(`slow uploads cannot lock out deliveries and MCP (${KIND})`, () => {
     expect(trickled.map((exchange) => [exchange.status, exchange.cutOff])).toEqual(
       Array(36).fill([408, true]),
     );
+  });
+});
+
+describe(`MCP reads past 1 MiB only for a delivery, counted before it is read (${KIND})`, () => {
+  let market: Awaited<ReturnType<typeof startWith>>;
+  const signedIn = () =>
+    new ApiClient(market.server.url, privateKeyToAccount(generatePrivateKey())).signIn();
+
+  beforeAll(async () => {
+    market = await startWith({ RATE_LIMIT_WRITES_PER_MINUTE: "3" });
+  });
+  afterAll(() => market?.stop());
+
+  const bigDelivery = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: {
+      name: "deliver_job",
+      arguments: { jobId: "job_unknown000000000", text: "x".repeat(2 * MiB) },
+    },
+  });
+
+  it("a token that may not deliver: 413 body_too_large past 1 MiB, declared or streamed", async () => {
+    const { server } = market;
+    const token = await tokenOf(await signedIn(), ["read", "bid", "post"]);
+    // Declared: refused before a byte of the body is read.
+    const declared = await rawRequest(server.url, {
+      method: "POST",
+      path: "/api/mcp",
+      headers: {
+        host: new URL(server.url).host,
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": 2 * MiB,
+      },
+      body: { chunk: Buffer.from(" "), count: 1 },
+      timeoutMs: 10_000,
+    });
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body)).toMatchObject({
+      error: { data: { code: "body_too_large" } },
+    });
+    // Streamed without a length: read up to 1 MiB, and no further.
+    const streamed = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: new Blob([JSON.stringify(bigDelivery(1))]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toMatchObject({ error: { data: { code: "body_too_large" } } });
+  });
+
+  it("a token that may deliver: a body declared past 1 MiB is the write it will be, counted first", async () => {
+    const { server } = market;
+    // Three writes a minute for this wallet: making the token is one, each large delivery one
+    // more (its tool call is not counted again), and the third is refused 429 unread.
+    const token = await tokenOf(await signedIn(), ["deliver"]);
+    const first = await mcp(server, token, bigDelivery(1), "198.51.100.40");
+    const second = await mcp(server, token, bigDelivery(2), "198.51.100.40");
+    for (const answer of [first, second]) {
+      // Answered by the tool (no such job), not refused by the rate limit.
+      expect(answer.status).toBe(200);
+      expect(answer.body.result.isError).toBe(true);
+      expect(answer.body.result.structuredContent.code).not.toBe("rate_limited");
+    }
+    const third = await mcp(server, token, bigDelivery(3), "198.51.100.40");
+    expect(third).toMatchObject({ status: 429, body: { code: "rate_limited" } });
   });
 });
 

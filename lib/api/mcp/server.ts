@@ -77,7 +77,8 @@ export async function callTool(
 ): Promise<CallToolResult> {
   try {
     assertScope(ctx.caller, tool.scope);
-    await (tool.write ? ctx.limitWrite() : ctx.limitRead());
+    if (tool.rate === "write") await ctx.limitWrite();
+    else if (tool.rate === "read") await ctx.limitRead();
     const result = await tool.run(ctx, args);
     const text = JSON.stringify(result);
     chargeAnswer(ctx, tool, Buffer.byteLength(text));

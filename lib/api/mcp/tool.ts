@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
 import type { TokenScope } from "@/lib/shared/enums";
-import { type Answer, isWrite, type Operation } from "../operation";
+import { type Answer, isWrite, type Operation, type RateClass, rateClassOf } from "../operation";
 
 /**
  * An MCP tool, derived from the operation it exposes (lib/api/operation.ts): its arguments are
@@ -32,6 +32,8 @@ export interface Tool {
   /** A list: any one of them lets the token call it; the handler checks the caller's role's. */
   scope: TokenScope | readonly TokenScope[];
   write: boolean;
+  /** The rate limit it counts against, its HTTP twin's (`rateClassOf`); none: not counted. */
+  rate: RateClass | undefined;
   operation: Operation;
   inputSchema: JsonObjectSchema;
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -46,6 +48,14 @@ interface JsonObjectSchema {
 
 export function toolOf(operation: Operation): Tool {
   const mcp = operation.mcp!;
+  // A token's scope is what guards a tool: an operation for sessions only (tokens) or a public
+  // write (settle, payee consent) has no scope that could, so it cannot be a tool.
+  const guarded =
+    operation.auth.kind === "sessionOrToken" ||
+    (operation.auth.kind === "public" && !isWrite(operation));
+  if (!guarded) {
+    throw new Error(`${operation.id}: only token-scoped operations and public reads are MCP tools`);
+  }
   const scope =
     operation.auth.kind === "sessionOrToken" ? operation.auth.scope : (mcp.scope ?? "read");
   const scopes = typeof scope === "string" ? scope : scope.join(" or ");
@@ -57,6 +67,7 @@ export function toolOf(operation: Operation): Tool {
     description: `${about}. Scope: ${scopes}.`.replace(/\.\. Scope/, ". Scope"),
     scope,
     write: isWrite(operation),
+    rate: rateClassOf(operation),
     operation,
     inputSchema: inputSchemaOf(operation),
     async run(ctx, args) {

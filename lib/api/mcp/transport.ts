@@ -11,6 +11,16 @@ import { INVALID_REQUEST, jsonRpcRefusal, MCP_MAX_ANSWER_BYTES, MCP_MAX_BATCH } 
 import { createMcpServer } from "./server";
 import { DELIVERY_TOOL } from "./tools";
 
+/** Over 1 MiB without being one deliver_job call by a token that may deliver. */
+export function mcpBodyTooLarge(): Response {
+  return jsonRpcRefusal(
+    413,
+    INVALID_REQUEST,
+    `only a single deliver_job call, by a token with the deliver scope, may send more than ${formatBytes(JSON_BODY_LIMIT)}`,
+    { code: "body_too_large" },
+  );
+}
+
 /**
  * One MCP POST over Streamable HTTP, stateless: a fresh server and transport per request,
  * answered as plain JSON (no SSE stream, no session id), so any server process can answer any
@@ -20,9 +30,11 @@ import { DELIVERY_TOOL } from "./tools";
 export async function handleMcpPost(
   req: NextRequest,
   caller: Caller,
-  body: { message: unknown; bytes: number },
+  body: { message: unknown; bytes: number; writePrepaid?: boolean },
 ): Promise<Response> {
   const { message, bytes } = body;
+  // A large delivery's write was counted before its body was read: its tool call is free.
+  let prepaid = body.writePrepaid === true;
   if (message === undefined)
     throw invalid("invalid_request", "the request body must be a JSON-RPC message");
   if (Array.isArray(message) && message.length > MCP_MAX_BATCH) {
@@ -33,19 +45,15 @@ export async function handleMcpPost(
       { code: "batch_too_large" },
     );
   }
-  if (bytes > JSON_BODY_LIMIT && !isOneDelivery(message)) {
-    return jsonRpcRefusal(
-      413,
-      INVALID_REQUEST,
-      `only a single deliver_job call may send more than ${formatBytes(JSON_BODY_LIMIT)}`,
-      { code: "body_too_large" },
-    );
-  }
+  if (bytes > JSON_BODY_LIMIT && !isOneDelivery(message)) return mcpBodyTooLarge();
   const db = await getDb();
   const server = createMcpServer({
     db,
     caller,
-    limitWrite: () => enforceRateLimit(req, "write", caller.wallet),
+    limitWrite: async () => {
+      if (prepaid) prepaid = false;
+      else await enforceRateLimit(req, "write", caller.wallet);
+    },
     limitRead: () => enforceRateLimit(req, "read", caller.wallet),
     answerBudget: { remaining: MCP_MAX_ANSWER_BYTES },
   });

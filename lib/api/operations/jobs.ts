@@ -134,6 +134,8 @@ export const deliverJobOperation = defineOperation({
   auth: sessionOrToken("deliver"),
   params: jobPath,
   body: deliverSchema,
+  // The spec's "optional JSON body": none delivers without files.
+  bodyOptional: true,
   largeBody: true,
   success: { description: "The job, now delivered", data: jobViewSchema },
   errors: [
@@ -178,7 +180,15 @@ export const completeJobOperation = defineOperation({
   body: completeSchema,
   bodyOptional: true,
   success: { description: "The job, now completed", data: jobViewSchema },
-  errors: ["not_poster", "job_not_found", "job_not_delivered", "insufficient_scope"],
+  errors: [
+    "not_poster",
+    "job_not_found",
+    "job_not_delivered",
+    "insufficient_scope",
+    // Unreachable for a delivered job (always paid and assigned); the checks are still there.
+    "job_not_paid",
+    "agent_not_found",
+  ],
   mcp: { name: "complete_job", title: "Complete a delivered job", result: "job", rename: AS_JOB },
   handle: async ({ db, caller, wallet, params, body }) => {
     if (body.rating !== undefined) assertScope(caller, "review");
@@ -195,7 +205,8 @@ export const downloadAttachmentOperation = defineOperation({
   auth: sessionOrToken("read"),
   params: attachmentPath,
   success: { description: "The file, as an attachment (Content-Disposition)" },
-  errors: ["not_job_party", "job_not_found", "attachment_not_found"],
+  // An unknown job is as unknown as its file: 404 attachment_not_found.
+  errors: ["not_job_party", "attachment_not_found"],
   openapi: {
     responses: {
       "200": {

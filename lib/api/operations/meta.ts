@@ -1,10 +1,12 @@
 import "server-only";
 import { z } from "zod";
-import { handleMcpPost } from "../mcp/transport";
+import { DomainError } from "@/lib/platform/errors";
+import { handleMcpPost, mcpBodyTooLarge } from "../mcp/transport";
 import { apiDocument } from "../openapi/document";
 import { defineOperation, PUBLIC, TOKEN_ONLY } from "../operation";
 import { parseJson, readBody } from "../request-body";
-import { DELIVER_BODY_LIMIT } from "@/lib/shared/body-limits";
+import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
+import { enforceRateLimit } from "../request-limits";
 
 // The API about itself: this document, and the MCP server for programs.
 
@@ -34,7 +36,7 @@ export const mcpOperation = defineOperation({
   rate: "none",
   largeBody: true,
   success: { description: "The JSON-RPC answer", body: z.unknown() },
-  errors: ["batch_too_large", "body_too_large", "not_acceptable"],
+  errors: ["invalid_request", "batch_too_large", "body_too_large", "not_acceptable"],
   openapi: {
     requestBody: {
       required: true,
@@ -43,7 +45,25 @@ export const mcpOperation = defineOperation({
     responses: { "202": { description: "A notification was accepted" } },
   },
   handle: async ({ req, caller, wallet }) => {
-    const bytes = await readBody(req!, DELIVER_BODY_LIMIT, wallet);
-    return handleMcpPost(req!, caller, { message: parseJson(bytes), bytes: bytes.byteLength });
+    // Only a delivery may pass 1 MiB (lib/api/mcp/transport.ts): so only a token that may
+    // deliver reads that far, and a body declared that large counts as the write it will be
+    // before a byte of it is read, as POST …/deliver does.
+    const mayDeliver = caller.via === "token" && caller.scopes.includes("deliver");
+    const declared = Number(req!.headers.get("content-length") ?? "0");
+    const writePrepaid = mayDeliver && declared > JSON_BODY_LIMIT;
+    if (writePrepaid) await enforceRateLimit(req!, "write", wallet);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBody(req!, mayDeliver ? DELIVER_BODY_LIMIT : JSON_BODY_LIMIT, wallet);
+    } catch (error) {
+      const tooLarge = error instanceof DomainError && error.kind === "too_large";
+      if (tooLarge && !mayDeliver) return mcpBodyTooLarge();
+      throw error;
+    }
+    return handleMcpPost(req!, caller, {
+      message: parseJson(bytes),
+      bytes: bytes.byteLength,
+      writePrepaid,
+    });
   },
 });
