@@ -68,17 +68,22 @@ export async function requireWallet(req: Request, access: Access): Promise<Calle
   return { via: "session", wallet };
 }
 
-/**
- * 403 `insufficient_scope` unless the caller may act with `scope` (a session may do anything).
- * A list: any one of its scopes will do.
- */
-export function assertScope(caller: Caller, scope: TokenScope | readonly TokenScope[]): void {
+/** Whether the caller may act with `scope` (a session may do anything); a list: any one. */
+export function hasScope(caller: Caller, scope: TokenScope | readonly TokenScope[]): boolean {
   const scopes: readonly TokenScope[] = typeof scope === "string" ? [scope] : scope;
-  if (caller.via === "session" || scopes.some((one) => caller.scopes.includes(one))) return;
+  return caller.via === "session" || scopes.some((one) => caller.scopes.includes(one));
+}
+
+/** 403 `insufficient_scope` unless the caller `hasScope(scope)`. */
+export function assertScope(caller: Caller, scope: TokenScope | readonly TokenScope[]): void {
+  if (hasScope(caller, scope)) return;
+  const scopes: readonly TokenScope[] = typeof scope === "string" ? [scope] : scope;
   const wanted = scopes.map((one) => `"${one}"`).join(" or ");
+  // Only a token lacks a scope (a session has them all).
+  const held = caller.via === "token" ? caller.scopes : [];
   throw new DomainError(
     "forbidden",
-    `this access token does not have the ${wanted} scope (it has: ${caller.scopes.join(", ")})`,
+    `this access token does not have the ${wanted} scope (it has: ${held.join(", ")})`,
     { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scopes.join(" ")}"` },
     "insufficient_scope",
   );

@@ -28,10 +28,16 @@ let loading: Promise<void> | undefined;
 
 /** Fetches the document `baseUrl` serves, once per process (every server serves the same). */
 export function loadApiDocument(baseUrl: string): Promise<void> {
-  loading ??= fetch(`${baseUrl}/api/v1/openapi.json`).then(async (response) => {
-    if (!response.ok) throw new Error(`GET /api/v1/openapi.json answered ${response.status}`);
-    useApiDocument(await response.json());
-  });
+  loading ??= fetch(`${baseUrl}/api/v1/openapi.json`)
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`GET /api/v1/openapi.json answered ${response.status}`);
+      useApiDocument(await response.json());
+    })
+    .catch((error: unknown) => {
+      // Not kept: the next request tries again rather than failing on this one's answer.
+      loading = undefined;
+      throw error;
+    });
   return loading;
 }
 

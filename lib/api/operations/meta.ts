@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { hasScope } from "@/lib/auth/caller";
 import { DomainError } from "@/lib/platform/errors";
 import { handleMcpPost, mcpBodyTooLarge } from "../mcp/transport";
 import { apiDocument } from "../openapi/document";
@@ -48,7 +49,7 @@ export const mcpOperation = defineOperation({
     // Only a delivery may pass 1 MiB (lib/api/mcp/transport.ts): so only a token that may
     // deliver reads that far, and a body declared that large counts as the write it will be
     // before a byte of it is read, as POST …/deliver does.
-    const mayDeliver = caller.via === "token" && caller.scopes.includes("deliver");
+    const mayDeliver = hasScope(caller, "deliver");
     const declared = Number(req!.headers.get("content-length") ?? "0");
     const writePrepaid = mayDeliver && declared > JSON_BODY_LIMIT;
     if (writePrepaid) await enforceRateLimit(req!, "write", wallet);

@@ -2,13 +2,13 @@
 // hash, a 402 challenge with the reason, or 409 settlement_pending while the chain decides.
 // The steps of the pipeline (./steps) end in a Resolution; ./settle.ts turns it into these.
 import "server-only";
+import type { x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequired, SettleResponse, PaymentRequirements } from "@x402/core/types";
 import { type Address, getAddress } from "viem";
 import type { Settlement } from "@/lib/generated/prisma/client";
 import { DomainError } from "@/lib/platform/errors";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import { type RefusalCode, refusalMessage } from "./outcomes";
-import type { resourceServerOrUnavailable } from "./requirements";
 
 export interface SettlementData {
   txHash: string;
@@ -50,11 +50,9 @@ export type Resolution =
 
 export const refused = (refusal: Refusal): Resolution => ({ kind: "refused", ...refusal });
 
-type ResourceServer = Awaited<ReturnType<typeof resourceServerOrUnavailable>>;
-
 /** Builds the 402 answers for one bid: a fresh PAYMENT-REQUIRED with each refusal. */
 export function challengeFor(
-  server: ResourceServer,
+  server: x402ResourceServer,
   required: PaymentRequirements,
   bid: { jobTitle: string; proposalId: string; bidAtomic: bigint; resourceUrl: string },
 ) {

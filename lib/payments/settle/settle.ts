@@ -70,8 +70,8 @@ export async function settleJobPayment(
     bidAtomic: proposal.bidAtomic,
     resourceUrl: input.resourceUrl,
   });
-  const answer = (resolution: Resolution): Promise<SettleOutcome> => {
-    if (resolution.kind === "settled") return Promise.resolve(settledOutcome(resolution.row));
+  const answer = async (resolution: Resolution): Promise<SettleOutcome> => {
+    if (resolution.kind === "settled") return settledOutcome(resolution.row);
     if (resolution.kind === "pending") throw pendingError(resolution.row);
     return challenge(resolution);
   };

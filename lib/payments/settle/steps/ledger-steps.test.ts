@@ -36,14 +36,15 @@ async function paymentFor(
   ids: { jobId: string; proposalId: string },
   payer: LocalAccount = poster,
 ) {
-  const header = parsePaymentHeader(await signedPayment(market, payer, ids));
+  const raw = await signedPayment(market, payer, ids);
+  const header = parsePaymentHeader(raw);
   const target = await loadTarget(market.db, ids);
   const payTo = getAddress(target.proposal.payeeAddress);
   const required = await paymentRequirementsFor({
     payTo,
     amountAtomic: target.proposal.bidAtomic,
   });
-  return { header, target, payTo, required };
+  return { raw, header, target, payTo, required };
 }
 
 describe("replay: what the ledger knows of an authorization", () => {
@@ -51,9 +52,7 @@ describe("replay: what the ledger knows of an authorization", () => {
     market,
   }) => {
     const ids = await newTarget(market);
-    const raw = await signedPayment(market, poster, ids);
-    const header = parsePaymentHeader(raw);
-    const target = await loadTarget(market.db, ids);
+    const { raw, header, target } = await paymentFor(market, ids);
     expect(await replayAuthorization(market.db, target, header)).toBeUndefined();
     const txHash = await settle(market, ids, raw);
     expect(await replayAuthorization(market.db, target, header)).toMatchObject({
@@ -70,16 +69,8 @@ describe("replay: what the ledger knows of an authorization", () => {
   it("a failed attempt of this signature → settlement_failed with the failed response", async ({
     market,
   }) => {
-    const ids = await newTarget(market);
-    const raw = await signedPayment(market, poster, ids);
-    const header = parsePaymentHeader(raw);
-    const target = await loadTarget(market.db, ids);
-    const claimed = await claimSlot(
-      market.db,
-      target,
-      header,
-      getAddress(target.proposal.payeeAddress),
-    );
+    const { header, target, payTo } = await paymentFor(market, await newTarget(market));
+    const claimed = await claimSlot(market.db, target, header, payTo);
     if (!("claim" in claimed)) throw new Error("expected the claim");
     await market.db.settlement.update({
       where: { id: claimed.claim.id },

@@ -2,12 +2,10 @@
 // "no": a "no" may be a transfer sent and not yet mined, or an RPC failure after sending; a
 // "yes" is recorded only once the chain's receipt shows it (./record.ts).
 import "server-only";
+import type { x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { errorSummary } from "@/lib/platform/redact";
 import type { PaymentHeader } from "../payment-header";
-import type { resourceServerOrUnavailable } from "../requirements";
-
-type ResourceServer = Awaited<ReturnType<typeof resourceServerOrUnavailable>>;
 
 export interface Submitted {
   /** The facilitator's answer, when it gave one. */
@@ -17,7 +15,7 @@ export interface Submitted {
 }
 
 export async function submitSettlement(
-  server: ResourceServer,
+  server: x402ResourceServer,
   header: PaymentHeader,
   required: PaymentRequirements,
 ): Promise<Submitted> {

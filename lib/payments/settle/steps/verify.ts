@@ -1,17 +1,16 @@
 // Step 5, verify: the facilitator checks the signature and the payer's balance on chain,
 // moving nothing. A facilitator that does not answer is 503 (nothing charged).
 import "server-only";
+import type { x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { errorSummary } from "@/lib/platform/redact";
 import type { Refusal } from "../answer";
 import { refusalCodeFor } from "../outcomes";
 import type { PaymentHeader } from "../payment-header";
-import { facilitatorUnavailable, type resourceServerOrUnavailable } from "../requirements";
-
-type ResourceServer = Awaited<ReturnType<typeof resourceServerOrUnavailable>>;
+import { facilitatorUnavailable } from "../requirements";
 
 export async function verifyWithFacilitator(
-  server: ResourceServer,
+  server: x402ResourceServer,
   header: PaymentHeader,
   required: PaymentRequirements,
 ): Promise<Refusal | undefined> {
