@@ -11,6 +11,9 @@ import {
   createWalletClient,
   getAddress,
   getContractAddress,
+  keccak256,
+  toBytes,
+  toHex,
   http,
   type Address,
   type Hex,
@@ -77,9 +80,23 @@ export const LOCAL_FACILITATOR_ADDRESS = GANACHE_ADDRESSES[FACILITATOR_INDEX];
  * facilitator in process (the production code has no default key): npm run dev, the tests,
  * the benchmark and the browser suite start theirs with it.
  */
+/**
+ * The escrow operator's key on the local chain (protected payments): a key of its own, not one
+ * of the ten accounts, so that nothing else ever sends from it (its transactions go through
+ * one ordered queue per process). keccak256("agent-marketplace local escrow operator"); given
+ * ETH for gas when the escrow stand-in is installed.
+ */
+export const LOCAL_ESCROW_OPERATOR_PRIVATE_KEY: Hex = keccak256(
+  toBytes("agent-marketplace local escrow operator"),
+);
+export const LOCAL_ESCROW_OPERATOR_ADDRESS: Address = privateKeyToAccount(
+  LOCAL_ESCROW_OPERATOR_PRIVATE_KEY,
+).address;
+
 export const LOCAL_FACILITATOR_ENV = {
   SETTLEMENT_NETWORK: "local",
   FACILITATOR_PRIVATE_KEY: GANACHE_PRIVATE_KEYS[FACILITATOR_INDEX],
+  ESCROW_OPERATOR_PRIVATE_KEY: LOCAL_ESCROW_OPERATOR_PRIVATE_KEY,
 } as const;
 
 export const DEMO_ACCOUNTS = DEMO_ACCOUNT_INDEXES.map((index) => ({
@@ -264,6 +281,17 @@ async function ensureEscrow(
     if (current?.toLowerCase() !== code.toLowerCase()) {
       await setCode(rpcUrl, publicClient, address, code);
     }
+  }
+  // The operator pays the gas of authorize, capture and void.
+  if ((await publicClient.getBalance({ address: LOCAL_ESCROW_OPERATOR_ADDRESS })) === 0n) {
+    await publicClient.request<{
+      Method: "hardhat_setBalance";
+      Parameters: [Address, Hex];
+      ReturnType: boolean | null;
+    }>({
+      method: "hardhat_setBalance",
+      params: [LOCAL_ESCROW_OPERATOR_ADDRESS, toHex(10_000n * 10n ** 18n)],
+    });
   }
 }
 

@@ -1,21 +1,33 @@
 import { STATUS_LABELS } from "@/lib/shared/format";
-import { JOB_STATUSES, type JobStatus } from "@/lib/shared/enums";
+import type { JobStatus } from "@/lib/shared/enums";
 
 const DESCRIPTIONS: Record<JobStatus, string> = {
   open: "Taking proposals",
   in_progress: "Paid, agent working",
   delivered: "Awaiting review",
   completed: "Done",
+  cancelled: "Cancelled, payment returned",
 };
 
-/** Where the job is in its lifecycle: open → in progress → delivered → completed. */
+const HAPPY_PATH: readonly JobStatus[] = ["open", "in_progress", "delivered", "completed"];
+const CANCELLED_PATH: readonly JobStatus[] = ["open", "in_progress", "cancelled"];
+
+/**
+ * Where the job is in its lifecycle: open → in progress → delivered → completed, or, for a
+ * protected payment returned to the poster, open → in progress → cancelled.
+ */
 export function JobProgress({ status }: { status: JobStatus }) {
-  const current = JOB_STATUSES.indexOf(status);
+  const steps = status === "cancelled" ? CANCELLED_PATH : HAPPY_PATH;
+  const current = steps.indexOf(status);
+  const finished = status === "completed" || status === "cancelled";
   return (
-    <ol className="grid grid-cols-4 gap-2" aria-label="Job progress">
-      {JOB_STATUSES.map((step, index) => {
-        const done = index < current || status === "completed";
-        const active = index === current && status !== "completed";
+    <ol
+      className={`grid ${steps.length === 3 ? "grid-cols-3" : "grid-cols-4"} gap-2`}
+      aria-label="Job progress"
+    >
+      {steps.map((step, index) => {
+        const done = index < current || finished;
+        const active = index === current && !finished;
         return (
           <li key={step} aria-current={index === current ? "step" : undefined} className="min-w-0">
             <div

@@ -9,6 +9,8 @@ const STATUS_STYLES: Record<JobStatus, string> = {
     "bg-violet-50 text-violet-800 ring-violet-600/25 dark:bg-violet-950 dark:text-violet-300 dark:ring-violet-400/30",
   completed:
     "bg-slate-100 text-slate-700 ring-slate-500/25 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-400/30",
+  cancelled:
+    "bg-rose-50 text-rose-800 ring-rose-600/25 dark:bg-rose-950 dark:text-rose-300 dark:ring-rose-400/30",
 };
 
 const DOT_STYLES: Record<JobStatus, string> = {
@@ -16,6 +18,7 @@ const DOT_STYLES: Record<JobStatus, string> = {
   in_progress: "bg-sky-500",
   delivered: "bg-violet-500",
   completed: "bg-slate-400",
+  cancelled: "bg-rose-500",
 };
 
 export function StatusBadge({ status }: { status: JobStatus }) {

@@ -269,6 +269,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/jobs/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an undelivered job paid with a protected payment (poster): the money goes back
+     * @description Only for a protected payment (settle with mode=escrow), only while the job is in progress, and only from the payment's deliverBy on (the agent's etaDays plus ESCROW_GRACE_HOURS, shown when paying). The job becomes cancelled and the operator voids the hold.
+     */
+    post: operations["cancelJob"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/jobs/{id}/complete": {
     parameters: {
       query?: never;
@@ -300,6 +320,46 @@ export type paths = {
      * @description At most 10 files of 5 MiB each, 10 MiB in all; the body may be up to 16 MiB. Who may deliver, and when, is checked before the body is read.
      */
     post: operations["deliverJob"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/jobs/{id}/dispute": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Dispute a protected payment (poster or assigned agent): nothing is released until resolved
+     * @description Freezes the held payment: neither complete nor the auto-release releases it until a platform admin resolves the dispute. Add evidence in the job's thread.
+     */
+    post: operations["openDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/jobs/{id}/dispute/resolve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve a dispute (platform admins): release, refund, or split, with a reason
+     * @description Admins are the wallets in ADMIN_ADDRESSES, signed in (a browser session). release pays the agent and completes the job; refund returns the money and cancels it; split pays agentUsdc to the agent and returns the rest.
+     */
+    post: operations["resolveDispute"];
     delete?: never;
     options?: never;
     head?: never;
@@ -687,7 +747,7 @@ export type components = {
       /** @description A readable reason */
       error: string;
       /**
-       * @description A stable snake_case code a program acts on (never changes): `invalid_request` A field, query value or body is not valid. `invalid_path` The path is not valid percent-encoded UTF-8. `malformed_request` Not HTTP the server can parse. `invalid_cursor` Not a nextCursor of this list (and sort). `invalid_payload` PAYMENT-SIGNATURE is not an x402 v2 payment. `invalid_attachment` An attachment's dataUrl, type or size disagree. `attachments_too_large` More than 10 MiB of attachments in all. `invalid_siwe_message` Not an EIP-4361 (SIWE) message. `invalid_webhook_url` Not a public https URL. `handle_reserved` A handle shaped like another wallet's address. `amount_below_minimum` A budget or bid under MIN_AMOUNT_USDC. `agent_not_assigned` The review names another agent than the job's. `unauthenticated` No valid session (sign in with SIWE). `siwe_refused` Sign-in refused: signature, nonce, domain or time. `invalid_token` A bearer token unknown, expired or revoked. `token_required` This route takes a bearer token. `payment_required` No PAYMENT-SIGNATURE yet: sign the challenge and send it. `invalid_x402_version` Only x402 version 2 payments are accepted. `invalid_scheme` Another scheme than the challenge's. `invalid_network` Another network than the challenge's. `wrong_asset` Another token than the challenge's USDC. `invalid_exact_evm_payload_authorization_value_mismatch` Not exactly the bid. `invalid_exact_evm_payload_recipient_mismatch` Not to the proposal's payee. `wrong_payer` Signed by someone other than the job's poster. `invalid_exact_evm_payload_authorization_valid_before` Expired, or valid for too long. `invalid_exact_evm_payload_authorization_valid_after` Not valid yet. `invalid_exact_evm_payload_signature` The signature does not sign these terms. `insufficient_funds` The payer does not hold enough USDC. `authorization_already_used` This authorization paid something else already. `payment_refused` The facilitator refused it for another reason. `settlement_failed` Attempted, and the chain shows nothing moved; sign a new one. `payment_not_found` No succeeded settlement with this hash for this bid. `payment_mismatch` The settlement or its receipt does not pay this bid. `forbidden` Signed in, but not allowed. `not_poster` Only the job's poster may do this. `not_agent_operator` Only a wallet that operates the agent may. `not_assigned_agent` Only the assigned agent's wallet or operator. `not_operator` Only the agent's operator may (not its payee). `not_job_party` Only the job's poster and its assigned agent. `not_thread_party` Only the poster and the proposal's agent. `not_consent_party` Only the operator and the named payee. `own_job` A bid on your own job (also through your agent). `self_payment` The agent's payee is the job's poster (403 on a bid, 409 on settle). `invalid_consent_signature` Not the named wallet's consent. `insufficient_scope` The token lacks the route's scope. `session_required` A browser-session route called with a token. `cross_origin_request` A cookie write from another Origin. `cross_site_request` A cookie write from another site. `not_found` No such path. `job_not_found` No such job. `proposal_not_found` No such proposal on this job. `agent_not_found` No such agent. `attachment_not_found` No such file on this job. `webhook_not_found` No such webhook of yours. `token_not_found` No such access token of yours. `notification_not_found` A notification that is not yours. `no_pending_payee` No payee waits for consent. `method_not_allowed` See the Allow header. `not_acceptable` MCP needs Accept: application/json. `request_timeout` The request did not arrive in time. `upload_too_slow` A large upload slower than the rate floor. `conflict` The resource changed; re-read it. `job_not_open` The job must be open. `job_not_in_progress` The job must be in progress. `job_not_delivered` The job must be delivered. `job_not_paid` The job is not paid yet. `proposal_not_pending` The proposal must be pending. `already_bid` This agent already has a live bid on the job. `proposal_paid` A paid proposal is accepted, never rejected. `already_reviewed` You reviewed this job already. `thread_closed` The proposal was rejected: read-only. `payee_consent_pending` The agent's payee has not agreed yet. `consent_expired` The consent request expired. `settlement_pending` A payment is settling; retry it later. `already_paid` The job is paid: accept with that hash. `token_limit_reached` 20 live access tokens already. `webhook_limit_reached` 20 webhooks already. `payload_too_large` The body is over the path's limit. `batch_too_large` MCP: a JSON-RPC batch of more than 10 messages. `body_too_large` MCP: over 1 MiB, and not one deliver_job call. `answer_too_large` MCP: a tool's or the whole answer over its bound. `unsupported_media_type` A cookie write's body is not JSON. `headers_too_large` The request headers are too large. `rate_limited` Over a rate limit (Retry-After). `too_many_long_polls` This client holds its long-polls already. `too_many_uploads` This client holds its upload slots already. `internal_error` Unexpected; logged, never detailed. `unavailable` A dependency is down (Retry-After). `server_busy` At capacity or near its memory limit. `facilitator_unavailable` The x402 facilitator is not answering. `chain_unavailable` The chain's RPC is not answering.
+       * @description A stable snake_case code a program acts on (never changes): `invalid_request` A field, query value or body is not valid. `invalid_path` The path is not valid percent-encoded UTF-8. `malformed_request` Not HTTP the server can parse. `invalid_cursor` Not a nextCursor of this list (and sort). `invalid_payload` PAYMENT-SIGNATURE is not an x402 v2 payment. `invalid_attachment` An attachment's dataUrl, type or size disagree. `attachments_too_large` More than 10 MiB of attachments in all. `invalid_siwe_message` Not an EIP-4361 (SIWE) message. `invalid_webhook_url` Not a public https URL. `handle_reserved` A handle shaped like another wallet's address. `amount_below_minimum` A budget or bid under MIN_AMOUNT_USDC. `agent_not_assigned` The review names another agent than the job's. `unauthenticated` No valid session (sign in with SIWE). `siwe_refused` Sign-in refused: signature, nonce, domain or time. `invalid_token` A bearer token unknown, expired or revoked. `token_required` This route takes a bearer token. `payment_required` No PAYMENT-SIGNATURE yet: sign the challenge and send it. `invalid_x402_version` Only x402 version 2 payments are accepted. `invalid_scheme` Another scheme than the challenge's. `invalid_network` Another network than the challenge's. `wrong_asset` Another token than the challenge's USDC. `invalid_exact_evm_payload_authorization_value_mismatch` Not exactly the bid. `invalid_exact_evm_payload_recipient_mismatch` Not to the proposal's payee. `wrong_payer` Signed by someone other than the job's poster. `invalid_exact_evm_payload_authorization_valid_before` Expired, or valid for too long. `invalid_exact_evm_payload_authorization_valid_after` Not valid yet. `invalid_exact_evm_payload_signature` The signature does not sign these terms. `insufficient_funds` The payer does not hold enough USDC. `authorization_already_used` This authorization paid something else already. `payment_refused` The facilitator refused it for another reason. `settlement_failed` Attempted, and the chain shows nothing moved; sign a new one. `escrow_terms_mismatch` A protected payment whose escrow, operator, fee, deadlines or hash are not the challenge's. `payment_not_found` No succeeded settlement with this hash for this bid. `payment_mismatch` The settlement or its receipt does not pay this bid. `forbidden` Signed in, but not allowed. `not_poster` Only the job's poster may do this. `not_agent_operator` Only a wallet that operates the agent may. `not_assigned_agent` Only the assigned agent's wallet or operator. `not_operator` Only the agent's operator may (not its payee). `not_job_party` Only the job's poster and its assigned agent. `not_thread_party` Only the poster and the proposal's agent. `not_consent_party` Only the operator and the named payee. `not_admin` Only a platform admin (ADMIN_ADDRESSES) may. `own_job` A bid on your own job (also through your agent). `self_payment` The agent's payee is the job's poster (403 on a bid, 409 on settle). `invalid_consent_signature` Not the named wallet's consent. `insufficient_scope` The token lacks the route's scope. `session_required` A browser-session route called with a token. `cross_origin_request` A cookie write from another Origin. `cross_site_request` A cookie write from another site. `not_found` No such path. `job_not_found` No such job. `proposal_not_found` No such proposal on this job. `agent_not_found` No such agent. `attachment_not_found` No such file on this job. `webhook_not_found` No such webhook of yours. `token_not_found` No such access token of yours. `notification_not_found` A notification that is not yours. `no_pending_payee` No payee waits for consent. `method_not_allowed` See the Allow header. `not_acceptable` MCP needs Accept: application/json. `request_timeout` The request did not arrive in time. `upload_too_slow` A large upload slower than the rate floor. `conflict` The resource changed; re-read it. `job_not_open` The job must be open. `job_not_in_progress` The job must be in progress. `job_not_delivered` The job must be delivered. `job_not_paid` The job is not paid yet. `proposal_not_pending` The proposal must be pending. `already_bid` This agent already has a live bid on the job. `proposal_paid` A paid proposal is accepted, never rejected. `already_reviewed` You reviewed this job already. `thread_closed` The proposal was rejected: read-only. `payee_consent_pending` The agent's payee has not agreed yet. `consent_expired` The consent request expired. `settlement_pending` A payment is settling; retry it later. `already_paid` The job is paid: accept with that hash. `job_not_cancellable` Cancel needs a protected, undelivered job past its delivery deadline. `payment_not_protected` The job was paid at once: nothing is held. `payment_not_held` The held payment was released or returned. `dispute_open` A dispute freezes the held payment until resolved. `no_open_dispute` There is no open dispute to resolve. `escrow_action_pending` An escrow transaction for this payment is being decided; retry shortly. `token_limit_reached` 20 live access tokens already. `webhook_limit_reached` 20 webhooks already. `payload_too_large` The body is over the path's limit. `batch_too_large` MCP: a JSON-RPC batch of more than 10 messages. `body_too_large` MCP: over 1 MiB, and not one deliver_job call. `answer_too_large` MCP: a tool's or the whole answer over its bound. `unsupported_media_type` A cookie write's body is not JSON. `headers_too_large` The request headers are too large. `rate_limited` Over a rate limit (Retry-After). `too_many_long_polls` This client holds its long-polls already. `too_many_uploads` This client holds its upload slots already. `internal_error` Unexpected; logged, never detailed. `unavailable` A dependency is down (Retry-After). `server_busy` At capacity or near its memory limit. `facilitator_unavailable` The x402 facilitator is not answering. `chain_unavailable` The chain's RPC is not answering. `protected_payments_unavailable` Protected payments are not configured on this server (pay now instead).
        * @enum {string}
        */
       code:
@@ -722,6 +782,7 @@ export type components = {
         | "authorization_already_used"
         | "payment_refused"
         | "settlement_failed"
+        | "escrow_terms_mismatch"
         | "payment_not_found"
         | "payment_mismatch"
         | "forbidden"
@@ -732,6 +793,7 @@ export type components = {
         | "not_job_party"
         | "not_thread_party"
         | "not_consent_party"
+        | "not_admin"
         | "own_job"
         | "self_payment"
         | "invalid_consent_signature"
@@ -766,6 +828,12 @@ export type components = {
         | "consent_expired"
         | "settlement_pending"
         | "already_paid"
+        | "job_not_cancellable"
+        | "payment_not_protected"
+        | "payment_not_held"
+        | "dispute_open"
+        | "no_open_dispute"
+        | "escrow_action_pending"
         | "token_limit_reached"
         | "webhook_limit_reached"
         | "payload_too_large"
@@ -781,7 +849,8 @@ export type components = {
         | "unavailable"
         | "server_busy"
         | "facilitator_unavailable"
-        | "chain_unavailable";
+        | "chain_unavailable"
+        | "protected_payments_unavailable";
     };
     Nonce: {
       /** @example f3a9c2d1e0b84c7a */
@@ -924,11 +993,17 @@ export type components = {
       | "job.accepted"
       | "job.delivered"
       | "job.completed"
-      | "review.created";
+      | "review.created"
+      | "payment.held"
+      | "payment.released"
+      | "payment.refunded"
+      | "job.cancelled"
+      | "dispute.opened"
+      | "dispute.resolved";
     EventData: {
       jobId: string;
       /** @enum {string} */
-      jobStatus: "open" | "in_progress" | "delivered" | "completed";
+      jobStatus: "open" | "in_progress" | "delivered" | "completed" | "cancelled";
       category: components["schemas"]["Category"];
       posterAddress: components["schemas"]["Address"];
       proposalId?: string;
@@ -978,7 +1053,7 @@ export type components = {
       completedAt: string | null;
     };
     /** @enum {string} */
-    JobStatus: "open" | "in_progress" | "delivered" | "completed";
+    JobStatus: "open" | "in_progress" | "delivered" | "completed" | "cancelled";
     /** @description A delivered file (download it by id). */
     AttachmentMeta: {
       id: string;
@@ -988,6 +1063,13 @@ export type components = {
     };
     /** @description A job's live or latest settlement. */
     Payment: {
+      /**
+       * @description now: paid to the agent at once; escrow: a protected payment (see escrow).
+       * @enum {string}
+       */
+      mode: "now" | "escrow";
+      /** @description A protected payment's hold, once authorized; null for pay-now. */
+      escrow: components["schemas"]["EscrowHold"] | null;
       /** @enum {string} */
       status: "pending" | "succeeded" | "failed";
       txHash: string | null;
@@ -1011,6 +1093,96 @@ export type components = {
        * @example 2026-11-22T10:00:00.000Z
        */
       updatedAt: string;
+    };
+    /** @description A protected payment held in the escrow, and its moves. */
+    EscrowHold: {
+      /**
+       * @description held: in escrow; releasing/refunding/splitting: the operator's transaction is being decided; released: paid to the agent; refunded: back to the poster; split: part each; reclaimed: the poster took it back on chain after heldUntil.
+       * @enum {string}
+       */
+      state:
+        | "held"
+        | "releasing"
+        | "released"
+        | "refunding"
+        | "refunded"
+        | "splitting"
+        | "split"
+        | "reclaimed";
+      /**
+       * @description Still in escrow.
+       * @example 12.5
+       */
+      heldUsdc: number;
+      /**
+       * @description Paid to the agent's payee (after the fee).
+       * @example 12.5
+       */
+      releasedUsdc: number;
+      /**
+       * @description The platform's fee out of the released amount.
+       * @example 12.5
+       */
+      feeUsdc: number;
+      /**
+       * @description Returned to the poster (void, or reclaim).
+       * @example 12.5
+       */
+      refundedUsdc: number;
+      /** @description The Commerce Payments AuthCaptureEscrow contract. */
+      escrow: components["schemas"]["Address"];
+      /** @description The payment's id in the escrow (getHash(paymentInfo)). */
+      paymentInfoHash: string;
+      /**
+       * Format: date-time
+       * @description From then on the poster may cancel an undelivered job.
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      deliverBy: string;
+      /** @description Delivered: released to the agent then unless completed or disputed first. */
+      releaseAt: string | null;
+      /**
+       * Format: date-time
+       * @description The authorization expiry: no release after it; the poster may reclaim on chain.
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      heldUntil: string;
+      dispute: {
+        /**
+         * Format: date-time
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        openedAt: string;
+        openedBy: components["schemas"]["Address"];
+        reason: string;
+        resolution: ("release" | "refund" | "split") | null;
+        resolutionReason: string | null;
+        resolvedAt: string | null;
+      } | null;
+      transactions: {
+        /** @enum {string} */
+        kind: "capture" | "void" | "reclaim" | "refund";
+        /** @enum {string} */
+        status: "pending" | "succeeded" | "failed";
+        /**
+         * @description USDC, up to 6 decimals
+         * @example 12.5
+         */
+        amountUsdc: number;
+        /**
+         * @description USDC, up to 6 decimals
+         * @example 12.5
+         */
+        feeUsdc: number;
+        txHash: string | null;
+        actor: string;
+        reason: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        createdAt: string;
+      }[];
     };
     Proposal: {
       id: string;
@@ -1661,6 +1833,8 @@ export interface operations {
     parameters: {
       query: {
         proposalId: string;
+        /** @description now (default): the agent is paid at once (x402 exact). escrow: a protected payment, held in the Commerce Payments escrow until the job is completed (x402 auth-capture). */
+        mode?: "now" | "escrow";
       };
       header?: {
         "payment-signature"?: string;
@@ -1695,7 +1869,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The challenge (`payment_required`), or a refusal: nothing moved; sign a new authorization. `settlement_failed` also carries PAYMENT-RESPONSE. Codes: `payment_required`, `invalid_x402_version`, `invalid_scheme`, `invalid_network`, `wrong_asset`, `invalid_exact_evm_payload_authorization_value_mismatch`, `invalid_exact_evm_payload_recipient_mismatch`, `wrong_payer`, `invalid_exact_evm_payload_authorization_valid_before`, `invalid_exact_evm_payload_authorization_valid_after`, `invalid_exact_evm_payload_signature`, `insufficient_funds`, `authorization_already_used`, `payment_refused`, `settlement_failed`. */
+      /** @description The challenge (`payment_required`), or a refusal: nothing moved; sign a new authorization. `settlement_failed` also carries PAYMENT-RESPONSE. Codes: `payment_required`, `invalid_x402_version`, `invalid_scheme`, `invalid_network`, `wrong_asset`, `invalid_exact_evm_payload_authorization_value_mismatch`, `invalid_exact_evm_payload_recipient_mismatch`, `wrong_payer`, `invalid_exact_evm_payload_authorization_valid_before`, `invalid_exact_evm_payload_authorization_valid_after`, `invalid_exact_evm_payload_signature`, `insufficient_funds`, `authorization_already_used`, `payment_refused`, `settlement_failed`, `escrow_terms_mismatch`. */
       402: {
         headers: {
           /** @description Base64 JSON of the x402 v2 PaymentRequired: { x402Version: 2, accepts: [{ scheme: "exact", network, asset, amount (atomic USDC), payTo (the agent), maxTimeoutSeconds, extra: { name, version } }], resource, error }. */
@@ -2655,7 +2829,7 @@ export interface operations {
   listJobs: {
     parameters: {
       query?: {
-        status?: "open" | "in_progress" | "delivered" | "completed";
+        status?: "open" | "in_progress" | "delivered" | "completed" | "cancelled";
         category?:
           | "research"
           | "writing"
@@ -3221,6 +3395,130 @@ export interface operations {
       };
     };
   };
+  cancelJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The job's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job, now cancelled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Job"];
+          };
+        };
+      };
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or token. Codes: `unauthenticated`, `invalid_token` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in, but not allowed. Codes: `insufficient_scope`, `cross_origin_request`, `cross_site_request`, `not_poster` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such resource. Codes: `job_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request did not arrive in time. Codes: `request_timeout` */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The resource is not in a state that allows this. Codes: `job_not_in_progress`, `job_not_paid`, `payment_not_protected`, `job_not_cancellable`, `dispute_open`, `payment_not_held` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than this path accepts (refused before reading). Codes: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A cookie-authenticated write whose body is not JSON. Codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An unexpected error (logged on the server, never detailed here). Codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A dependency is unavailable, or the server is busy; see Retry-After. Codes: `unavailable`, `server_busy`, `chain_unavailable`, `protected_payments_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   completeJob: {
     parameters: {
       query?: never;
@@ -3297,7 +3595,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The resource is not in a state that allows this. Codes: `job_not_delivered`, `job_not_paid` */
+      /** @description The resource is not in a state that allows this. Codes: `job_not_delivered`, `job_not_paid`, `dispute_open`, `payment_not_held` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3462,6 +3760,271 @@ export interface operations {
         };
       };
       /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited`, `too_many_uploads` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An unexpected error (logged on the server, never detailed here). Codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A dependency is unavailable, or the server is busy; see Retry-After. Codes: `unavailable`, `server_busy` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  openDispute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The job's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description JSON, at most 1 MiB. */
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The job; its payment shows the dispute */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Job"];
+          };
+        };
+      };
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or token. Codes: `unauthenticated`, `invalid_token` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in, but not allowed. Codes: `insufficient_scope`, `cross_origin_request`, `cross_site_request`, `not_job_party` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such resource. Codes: `job_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request did not arrive in time. Codes: `request_timeout` */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The resource is not in a state that allows this. Codes: `job_not_in_progress`, `payment_not_protected`, `dispute_open`, `payment_not_held` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than this path accepts (refused before reading). Codes: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A cookie-authenticated write whose body is not JSON. Codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An unexpected error (logged on the server, never detailed here). Codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A dependency is unavailable, or the server is busy; see Retry-After. Codes: `unavailable`, `server_busy` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  resolveDispute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The job's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description JSON, at most 1 MiB. */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          outcome: "release" | "refund" | "split";
+          agentUsdc?: number;
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The job, completed or cancelled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Job"];
+          };
+        };
+      };
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or token. Codes: `unauthenticated`, `invalid_token` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Signed in, but not allowed. Codes: `session_required`, `cross_origin_request`, `cross_site_request`, `not_admin` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such resource. Codes: `job_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request did not arrive in time. Codes: `request_timeout` */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The resource is not in a state that allows this. Codes: `payment_not_protected`, `no_open_dispute`, `conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than this path accepts (refused before reading). Codes: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A cookie-authenticated write whose body is not JSON. Codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4522,7 +5085,7 @@ export interface operations {
   getMyWork: {
     parameters: {
       query?: {
-        status?: "open" | "in_progress" | "delivered" | "completed";
+        status?: "open" | "in_progress" | "delivered" | "completed" | "cancelled";
         limit?: number;
       };
       header?: never;
@@ -5491,6 +6054,12 @@ export interface operations {
             | "job.delivered"
             | "job.completed"
             | "review.created"
+            | "payment.held"
+            | "payment.released"
+            | "payment.refunded"
+            | "job.cancelled"
+            | "dispute.opened"
+            | "dispute.resolved"
           )[];
           /** @default [] */
           categories?: (

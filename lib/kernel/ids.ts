@@ -2,7 +2,20 @@ import { randomBytes } from "node:crypto";
 
 /** Opaque, URL-safe identifiers with a readable prefix: `job_3fK9...`. */
 export function newId(
-  prefix: "job" | "prop" | "agent" | "rev" | "att" | "stl" | "tok" | "wh" | "whd" | "msg" | "pc",
+  prefix:
+    | "job"
+    | "prop"
+    | "agent"
+    | "rev"
+    | "att"
+    | "stl"
+    | "tok"
+    | "wh"
+    | "whd"
+    | "msg"
+    | "pc"
+    | "hold"
+    | "esc",
 ): string {
   return `${prefix}_${randomBytes(12).toString("base64url")}`;
 }

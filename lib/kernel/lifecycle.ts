@@ -18,7 +18,8 @@ import { lockJobInStatus } from "./locks";
 
 export type Actor = "poster" | "bidder" | "assigned_agent";
 
-export type Operation = "propose" | "reject" | "pay" | "accept" | "deliver" | "review" | "complete";
+export type Operation =
+  "propose" | "reject" | "pay" | "accept" | "deliver" | "review" | "complete" | "cancel";
 
 export interface OperationRule {
   /** The job state the operation needs (409 otherwise). */
@@ -39,6 +40,9 @@ export const OPERATIONS: Record<Operation, OperationRule> = {
   deliver: { from: "in_progress", to: "delivered", actor: "assigned_agent", requiresPayment: true },
   review: { from: "in_progress", to: "in_progress", actor: "poster", requiresPayment: true },
   complete: { from: "delivered", to: "completed", actor: "poster", requiresPayment: true },
+  // Protected payments only (lib/payments/escrow): an undelivered job past its delivery
+  // deadline; the held payment goes back to the poster.
+  cancel: { from: "in_progress", to: "cancelled", actor: "poster", requiresPayment: true },
 };
 
 /**
@@ -54,6 +58,7 @@ export const ANNOUNCEMENTS: Record<Operation | "post", EventType> = {
   deliver: "job.delivered",
   review: "review.created",
   complete: "job.completed",
+  cancel: "job.cancelled",
 };
 
 /** Announces `operation`'s event for the ids it concerns (written when runWrite ends). */
@@ -137,6 +142,7 @@ const NOT_IN_STATE: Record<JobStatus, ErrorCode> = {
   in_progress: "job_not_in_progress",
   delivered: "job_not_delivered",
   completed: "conflict",
+  cancelled: "conflict",
 };
 
 const VERBS: Record<Operation, string> = {
@@ -147,6 +153,7 @@ const VERBS: Record<Operation, string> = {
   deliver: "deliver",
   review: "review this job",
   complete: "complete the job",
+  cancel: "cancel the job",
 };
 
 export function checkRole(operation: Operation, facts: CallerFacts): RoleCheck {
@@ -242,7 +249,9 @@ export function availableOperations(
   facts: CallerFacts & { paid: boolean },
 ): Operation[] {
   return (Object.keys(OPERATIONS) as Operation[]).filter((operation) => {
-    if (operation === "pay") return false;
+    // Paying is a step of accepting; cancelling depends on the held payment's deadline,
+    // which the job's payment view carries (lib/payments/escrow/holds.ts decides it).
+    if (operation === "pay" || operation === "cancel") return false;
     const rule = OPERATIONS[operation];
     if (rule.requiresPayment && !facts.paid) return false;
     return checkState(operation, status).allowed && checkRole(operation, facts).allowed;

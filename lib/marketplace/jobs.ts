@@ -66,6 +66,7 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
     assignedAgentId: null,
     acceptedProposalId: null,
     paymentTxHash: null,
+    cancelledAt: null,
     createdAt: now,
     updatedAt: now,
     deliveredAt: null,

@@ -10,6 +10,8 @@ import { agentWallets, announce, authorize, checkRole, transition } from "@/lib/
 import { runWrite } from "@/lib/kernel/write";
 import { getProposalRowOrThrow } from "@/lib/kernel/rows";
 import { earnsBadge } from "./reputation";
+import { runAction } from "@/lib/payments/escrow/actions";
+import { holdForJob, startRelease } from "@/lib/payments/escrow/holds";
 import { jobInclude, toJobView } from "@/lib/kernel/serialize";
 import type { JobView } from "@/lib/shared/view-types";
 
@@ -138,11 +140,16 @@ export async function completeJob(
   if (!job.assignedAgentId) throw notFound("agent_not_found", "the job has no assigned agent");
   const agentId = job.assignedAgentId;
   const now = new Date();
+  const hold = await holdForJob(db, jobId);
+  let release: { id: string } | undefined;
   const row = await runWrite(db, async (tx) => {
     await transition(tx, "complete", jobId, {
       completedAt: now,
       updatedAt: now,
     });
+    // A protected payment is released to the agent: decided here, with the completion (a
+    // dispute or a cancel racing it loses, or wins and this completion is undone), sent after.
+    if (hold) release = await startRelease(tx, hold, { outcome: "release", actor: caller });
     if (input.rating !== undefined) {
       const reviewId = newId("rev");
       const review = await tx.review.createMany({
@@ -169,5 +176,6 @@ export async function completeJob(
     }
     return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
   });
+  if (release) await runAction(db, release.id);
   return toJobView(row);
 }

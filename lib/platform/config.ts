@@ -111,6 +111,37 @@ const envSchema = z.object({
   // The smallest budget or bid accepted, and the smallest payment that earns reputation (a
   // Verified badge, a review's weight, a completed job): dust cannot buy either.
   MIN_AMOUNT_USDC: usdcSetting("1"),
+  // Protected payments (issue 25, docs/payments.md). The escrow operator's key: it authorizes,
+  // captures and voids held payments and pays their gas. Unset: only pay-now is offered.
+  ESCROW_OPERATOR_PRIVATE_KEY: optionalString.pipe(privateKey.optional()),
+  // The platform's fee on each release, in basis points of the released amount (0: none), and
+  // the wallet it goes to (required when the fee is not 0).
+  PLATFORM_FEE_BPS: wholeNumber(0, 0, 10_000),
+  PLATFORM_FEE_RECEIVER: optionalString.pipe(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+      .optional(),
+  ),
+  // After the agent's own etaDays: how long past it the poster must still wait before
+  // cancelling an undelivered job (the poster sees the resulting deadline when paying).
+  ESCROW_GRACE_HOURS: wholeNumber(24, 0, 24 * 365),
+  // After delivery: how long the poster has to complete or dispute before the payment is
+  // released to the agent by itself.
+  ESCROW_REVIEW_HOURS: wholeNumber(72, 1, 24 * 365),
+  // After the review window: time left to resolve a dispute before the authorization expires
+  // (from then on only the payer can take the money back, on chain: reclaim).
+  ESCROW_DISPUTE_HOURS: wholeNumber(168, 1, 24 * 365),
+  // Wallets that resolve disputes (comma-separated): the platform operator's staff.
+  ADMIN_ADDRESSES: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^0x[0-9a-fA-F]{40}(\s*,\s*0x[0-9a-fA-F]{40})*$/,
+        "must be comma-separated 0x-prefixed 20-byte hex addresses",
+      )
+      .optional(),
+  ),
   RATE_LIMIT_WRITES_PER_MINUTE: perMinute(120),
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(30),
   // API reads (GET) per client address and per wallet, and MCP read tools alike.

@@ -28,6 +28,8 @@ export const PAYMENT_REFUSAL_CODES = {
   authorization_already_used: "This authorization paid something else already.",
   payment_refused: "The facilitator refused it for another reason.",
   settlement_failed: "Attempted, and the chain shows nothing moved; sign a new one.",
+  escrow_terms_mismatch:
+    "A protected payment whose escrow, operator, fee, deadlines or hash are not the challenge's.",
 } as const;
 
 const refusals = Object.fromEntries(
@@ -80,6 +82,7 @@ export const ERROR_CODES = {
   not_job_party: { status: 403, description: "Only the job's poster and its assigned agent." },
   not_thread_party: { status: 403, description: "Only the poster and the proposal's agent." },
   not_consent_party: { status: 403, description: "Only the operator and the named payee." },
+  not_admin: { status: 403, description: "Only a platform admin (ADMIN_ADDRESSES) may." },
   own_job: { status: 403, description: "A bid on your own job (also through your agent)." },
   self_payment: {
     status: [403, 409],
@@ -119,6 +122,18 @@ export const ERROR_CODES = {
   consent_expired: { status: 409, description: "The consent request expired." },
   settlement_pending: { status: 409, description: "A payment is settling; retry it later." },
   already_paid: { status: 409, description: "The job is paid: accept with that hash." },
+  job_not_cancellable: {
+    status: 409,
+    description: "Cancel needs a protected, undelivered job past its delivery deadline.",
+  },
+  payment_not_protected: { status: 409, description: "The job was paid at once: nothing is held." },
+  payment_not_held: { status: 409, description: "The held payment was released or returned." },
+  dispute_open: { status: 409, description: "A dispute freezes the held payment until resolved." },
+  no_open_dispute: { status: 409, description: "There is no open dispute to resolve." },
+  escrow_action_pending: {
+    status: 409,
+    description: "An escrow transaction for this payment is being decided; retry shortly.",
+  },
   token_limit_reached: { status: 409, description: "20 live access tokens already." },
   webhook_limit_reached: { status: 409, description: "20 webhooks already." },
   // 413-431: size.
@@ -141,6 +156,10 @@ export const ERROR_CODES = {
   server_busy: { status: 503, description: "At capacity or near its memory limit." },
   facilitator_unavailable: { status: 503, description: "The x402 facilitator is not answering." },
   chain_unavailable: { status: 503, description: "The chain's RPC is not answering." },
+  protected_payments_unavailable: {
+    status: 503,
+    description: "Protected payments are not configured on this server (pay now instead).",
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

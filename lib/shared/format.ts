@@ -20,6 +20,7 @@ export const STATUS_LABELS: Record<JobStatus, string> = {
   in_progress: "In progress",
   delivered: "Delivered",
   completed: "Completed",
+  cancelled: "Cancelled",
 };
 
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {

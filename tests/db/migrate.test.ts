@@ -298,6 +298,7 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         assignedAgentId: "agent_1",
         acceptedProposalId: "prop_1",
         paymentTxHash: `0x${"ab".repeat(32)}`,
+        cancelledAt: later,
         createdAt: now,
         updatedAt: later,
         deliveredAt: later,
@@ -342,6 +343,8 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         amountAtomic: 1n,
         network: "eip155:31337",
         asset: operator,
+        scheme: "auth_capture" as const,
+        escrowTerms: { paymentInfo: { salt: "1" }, deliverBy: 1_700_000_000 },
         authorizationNonce: `0x${"00".repeat(32)}`,
         validBefore: 9_999_999_999n,
         txHash: `0x${"cd".repeat(32)}`,
@@ -418,6 +421,56 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     };
     await db.payeeConsent.create({ data: consent });
     expect(await db.payeeConsent.findUniqueOrThrow({ where: { id: "pc_1" } })).toEqual(consent);
+
+    const hold = {
+      id: "hold_1",
+      settlementId: "stl_1",
+      jobId: "job_1",
+      paymentInfoHash: `0x${"ef".repeat(32)}`,
+      escrowAddress: operator,
+      payer: poster,
+      receiver: operator,
+      amountAtomic: 10_000_000n,
+      captureBy: later,
+      refundBy: later,
+      feeBps: 250,
+      feeReceiver: poster,
+      state: "splitting" as const,
+      capturedAtomic: 4_000_000n,
+      feeAtomic: 100_000n,
+      returnedAtomic: 6_000_000n,
+      deliverBy: now,
+      disputeOpenedAt: now,
+      disputeOpenedBy: poster,
+      disputeReason: "empty",
+      resolution: "split",
+      resolutionReason: "half done",
+      resolvedBy: operator,
+      resolvedAt: later,
+      createdAt: now,
+      updatedAt: later,
+    };
+    await db.escrowHold.create({ data: hold });
+    expect(await db.escrowHold.findUniqueOrThrow({ where: { id: "hold_1" } })).toEqual(hold);
+    const action = {
+      id: "esc_1",
+      holdId: "hold_1",
+      kind: "void" as const,
+      amountAtomic: 6_000_000n,
+      feeAtomic: 0n,
+      status: "failed" as const,
+      txHash: `0x${"aa".repeat(32)}`,
+      actor: "auto-release",
+      reason: "why",
+      lastError: "reverted",
+      attempts: 3,
+      leaseUntil: later,
+      inFlightUntil: later,
+      createdAt: now,
+      decidedAt: later,
+    };
+    await db.escrowAction.create({ data: action });
+    expect(await db.escrowAction.findUniqueOrThrow({ where: { id: "esc_1" } })).toEqual(action);
 
     const token = await db.accessToken.create({
       data: {

@@ -16,10 +16,20 @@ import {
   completeSchema,
   createJobSchema,
   deliverSchema,
+  disputeSchema,
   listJobsQuerySchema,
+  resolveDisputeSchema,
 } from "@/lib/shared/schemas/jobs";
 import { jobViewSchema } from "@/lib/shared/schemas/views";
-import { answer, defineOperation, pageAnswer, PUBLIC, sessionOrToken } from "../operation";
+import {
+  answer,
+  defineOperation,
+  pageAnswer,
+  PUBLIC,
+  SESSION_ONLY,
+  sessionOrToken,
+} from "../operation";
+import { cancelJob, openDispute, resolveDispute } from "@/lib/marketplace/protected-payments";
 import { AS_JOB, attachmentPath, jobPath } from "./params";
 
 // Jobs: post, list, read, accept, deliver, complete, and a delivered file's download.
@@ -188,12 +198,100 @@ export const completeJobOperation = defineOperation({
     // Unreachable for a delivered job (always paid and assigned); the checks are still there.
     "job_not_paid",
     "agent_not_found",
+    // A protected payment: a dispute freezes it; it was returned already (reclaimed).
+    "dispute_open",
+    "payment_not_held",
   ],
   mcp: { name: "complete_job", title: "Complete a delivered job", result: "job", rename: AS_JOB },
   handle: async ({ db, caller, wallet, params, body }) => {
     if (body.rating !== undefined) assertScope(caller, "review");
     return answer(await completeJob(db, wallet, params.id, body));
   },
+});
+
+export const cancelJobOperation = defineOperation({
+  id: "cancelJob",
+  method: "POST",
+  path: "/api/v1/jobs/{id}/cancel",
+  tag: "Jobs",
+  summary: "Cancel an undelivered job paid with a protected payment (poster): the money goes back",
+  description:
+    "Only for a protected payment (settle with mode=escrow), only while the job is in progress, " +
+    "and only from the payment's deliverBy on (the agent's etaDays plus ESCROW_GRACE_HOURS, " +
+    "shown when paying). The job becomes cancelled and the operator voids the hold.",
+  auth: sessionOrToken("post"),
+  params: jobPath,
+  success: { description: "The job, now cancelled", data: jobViewSchema },
+  errors: [
+    "not_poster",
+    "job_not_found",
+    "job_not_in_progress",
+    "job_not_paid",
+    "payment_not_protected",
+    "job_not_cancellable",
+    "dispute_open",
+    "payment_not_held",
+    "chain_unavailable",
+    "protected_payments_unavailable",
+  ],
+  mcp: {
+    name: "cancel_job",
+    title: "Cancel an undelivered protected job",
+    result: "job",
+    rename: AS_JOB,
+  },
+  handle: async ({ db, wallet, params }) => answer(await cancelJob(db, wallet, params.id)),
+});
+
+export const openDisputeOperation = defineOperation({
+  id: "openDispute",
+  method: "POST",
+  path: "/api/v1/jobs/{id}/dispute",
+  tag: "Jobs",
+  summary:
+    "Dispute a protected payment (poster or assigned agent): nothing is released until resolved",
+  description:
+    "Freezes the held payment: neither complete nor the auto-release releases it until a " +
+    "platform admin resolves the dispute. Add evidence in the job's thread.",
+  auth: sessionOrToken(["post", "deliver"]),
+  params: jobPath,
+  body: disputeSchema,
+  success: { description: "The job; its payment shows the dispute", data: jobViewSchema },
+  errors: [
+    "not_job_party",
+    "job_not_found",
+    "job_not_in_progress",
+    "payment_not_protected",
+    "dispute_open",
+    "payment_not_held",
+  ],
+  mcp: {
+    name: "open_dispute",
+    title: "Dispute a protected payment",
+    result: "job",
+    rename: AS_JOB,
+  },
+  handle: async ({ db, wallet, params, body }) =>
+    answer(await openDispute(db, wallet, params.id, body)),
+});
+
+export const resolveDisputeOperation = defineOperation({
+  id: "resolveDispute",
+  method: "POST",
+  path: "/api/v1/jobs/{id}/dispute/resolve",
+  tag: "Jobs",
+  summary: "Resolve a dispute (platform admins): release, refund, or split, with a reason",
+  description:
+    "Admins are the wallets in ADMIN_ADDRESSES, signed in (a browser session). release pays " +
+    "the agent and completes the job; refund returns the money and cancels it; split pays " +
+    "agentUsdc to the agent and returns the rest.",
+  auth: SESSION_ONLY,
+  params: jobPath,
+  body: resolveDisputeSchema,
+  success: { description: "The job, completed or cancelled", data: jobViewSchema },
+  errors: ["not_admin", "job_not_found", "payment_not_protected", "no_open_dispute", "conflict"],
+  handle: async ({ db, wallet, params, body }) =>
+    answer(await resolveDispute(db, wallet, params.id, body)),
 });
 
 export const downloadAttachmentOperation = defineOperation({

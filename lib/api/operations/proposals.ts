@@ -138,6 +138,7 @@ export const settlePaymentOperation = defineOperation({
       proposalId: query.proposalId,
       paymentHeader,
       resourceUrl: publicUrl(req!),
+      mode: query.mode,
     });
     if (outcome.kind === "payment_required") {
       return errorResponse(

@@ -8,6 +8,7 @@ import { getSettlementNetwork } from "../chain/network";
 import { reconcileStalePending } from "../reconcile/settlement";
 import { findSucceededSettlement, liveSettlementForJob } from "./settlements";
 import { verifyTransferReceipt } from "../chain/verify-receipt";
+import { transferRecipientOf } from "../escrow/escrow-terms";
 
 const PAY_FIRST = "pay through POST /api/jobs/:id/settle?proposalId=... first";
 
@@ -86,7 +87,8 @@ async function assertReceiptMatches(settlement: Settlement) {
       txHash: settlement.txHash as Hex,
       asset: getAddress(settlement.asset),
       from: getAddress(settlement.payer),
-      to: getAddress(settlement.payTo),
+      // A protected payment's transfer goes into the escrow (its collector), held for payTo.
+      to: transferRecipientOf(settlement),
       amountAtomic: settlement.amountAtomic,
       // This settlement's own authorization: another payment with the same payer, payee and
       // amount is not this one.

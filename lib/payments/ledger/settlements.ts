@@ -7,6 +7,7 @@ import { newId } from "@/lib/kernel/ids";
 import { announce, holdState } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
 import { lockPendingProposal } from "@/lib/kernel/locks";
+import { createHold } from "../escrow/holds";
 
 /**
  * The settlement ledger: the one record of money that moved for a job. At most one
@@ -31,6 +32,9 @@ export interface SettlementClaim {
   payload: Prisma.InputJsonValue;
   /** Until then the claiming request may still be settling it (no resubmission). */
   inFlightUntil: Date;
+  /** `auth_capture` for a protected payment, with its terms (lib/payments/escrow). */
+  scheme?: "exact" | "auth_capture";
+  escrowTerms?: Prisma.InputJsonValue;
 }
 
 export const LIVE_STATUSES = ["pending", "succeeded"] as const;
@@ -189,7 +193,10 @@ export async function markSettlementSucceeded(
       }
     }
     const row = await tx.settlement.findUniqueOrThrow({ where: { id } });
-    if (settled) {
+    if (settled && row.scheme === "auth_capture") {
+      // A protected payment: held in escrow now (payment.held), not paid to the agent.
+      await createHold(tx, row);
+    } else if (settled) {
       announce(tx, "pay", { jobId: row.jobId, proposalId: row.proposalId, settlementId: id });
     }
     return row;

@@ -4,6 +4,7 @@
 import { getConfig } from "@/lib/platform/config";
 import { getDb } from "@/lib/db";
 import { reconcilePendingSettlements } from "./settlement";
+import { reconcileEscrow } from "../escrow/reconcile";
 
 export function startSettlementReconciler(): void {
   const state = globalThis as typeof globalThis & { __settlementReconciler?: NodeJS.Timeout };
@@ -14,7 +15,10 @@ export function startSettlementReconciler(): void {
     if (running) return;
     running = true;
     try {
-      await reconcilePendingSettlements(await getDb());
+      const db = await getDb();
+      await reconcilePendingSettlements(db);
+      // Held payments: their pending transactions, auto-releases and reclaims.
+      await reconcileEscrow(db);
     } catch (error) {
       console.error("Settlement reconciler:", error);
     } finally {

@@ -20,6 +20,8 @@ function row(overrides: Partial<Settlement> = {}): Settlement {
     amountAtomic: 5_000_000n,
     network: "eip155:8453",
     asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    scheme: "exact",
+    escrowTerms: null,
     authorizationNonce: `0x${"cd".repeat(32)}`,
     validBefore: VALID_BEFORE,
     txHash: null,

@@ -14,6 +14,8 @@ import { getChainClient } from "../chain/client";
 import { getFacilitator } from "../facilitator/current";
 import { getSettlementNetwork } from "../chain/network";
 import { paymentRequirementsFor } from "../settle/requirements";
+import { submitAuthorize } from "../escrow/authorize";
+import { escrowTermsOf, transferRecipientOf } from "../escrow/escrow-terms";
 import {
   leaseNextPendingSettlement,
   markSettlementFailed,
@@ -55,7 +57,8 @@ export async function judgeFromChain(
   const expected = {
     asset,
     from: payer,
-    to: getAddress(row.payTo),
+    // A protected payment's transfer goes to the escrow's collector, not to the payee.
+    to: transferRecipientOf(row),
     amountAtomic: row.amountAtomic,
     nonce,
   };
@@ -182,6 +185,18 @@ export async function applyVerdict(
 }
 
 async function resubmit(db: Db, row: Settlement): Promise<Settlement> {
+  const terms = escrowTermsOf(row);
+  const signature = (row.payload as { payload?: { signature?: unknown } }).payload?.signature;
+  if (terms && typeof signature === "string") {
+    // A protected payment: the operator authorizes the stored terms again. Safe likewise: the
+    // escrow collects a payment once (PaymentAlreadyCollected), the token an authorization once.
+    const submitted = await submitAuthorize(db, row, terms, signature as Hex);
+    const after = await notePendingSettlement(db, row.id, {
+      error: submitted.note ? `resubmitted: ${submitted.note}` : undefined,
+      txHash: submitted.response?.transaction || undefined,
+    });
+    return reconcileSettlement(db, after, { resubmit: false });
+  }
   const requirements = await paymentRequirementsFor({
     payTo: getAddress(row.payTo),
     amountAtomic: row.amountAtomic,

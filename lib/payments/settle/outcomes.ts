@@ -61,6 +61,8 @@ export function refusalMessage(code: RefusalCode, detail?: string): string {
       "this authorization was already used for another payment; sign a new one",
     payment_refused: "the payment was refused",
     settlement_failed: "the payment was not settled and can no longer be; sign a new one",
+    escrow_terms_mismatch:
+      "the protected payment does not sign the challenge's terms (escrow, operator, fee, deadlines); sign the challenge as given",
   };
   return detail ? `${base[code]} (${detail})` : base[code];
 }

@@ -23,6 +23,8 @@ export interface PaymentHeader {
   payload: PaymentPayload;
   authorization: EvmAuthorization;
   signature: Hex;
+  /** auth-capture only: the PaymentInfo's salt the payer chose (32 bytes, hex). */
+  salt?: Hex;
 }
 
 /** Thrown for a well-formed payload of another x402 version: a 402 the client can act on. */
@@ -56,7 +58,14 @@ export function parsePaymentHeader(header: string): PaymentHeader {
   if (!isEIP3009Payload(inner as never)) {
     throw invalidPayload("its payload is not an EIP-3009 authorization with a signature");
   }
-  const { authorization, signature } = inner as { authorization: unknown; signature: unknown };
+  const { authorization, signature, salt } = inner as {
+    authorization: unknown;
+    signature: unknown;
+    salt?: unknown;
+  };
+  if (salt !== undefined && (typeof salt !== "string" || !BYTES32.test(salt))) {
+    throw invalidPayload("the salt is not 32 bytes of hex");
+  }
   if (typeof authorization !== "object" || authorization === null) {
     throw invalidPayload("the authorization is not an object");
   }
@@ -94,6 +103,7 @@ export function parsePaymentHeader(header: string): PaymentHeader {
       validBefore,
       nonce: nonce.toLowerCase() as Hex,
     },
+    ...(salt === undefined ? {} : { salt: salt.toLowerCase() as Hex }),
   };
 }
 

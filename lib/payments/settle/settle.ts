@@ -23,6 +23,16 @@ import { submitSettlement } from "./steps/submit";
 import { loadTarget } from "./steps/target";
 import { checkSignature, checkTerms } from "./steps/terms";
 import { verifyWithFacilitator } from "./steps/verify";
+import {
+  checkProtectedPayment,
+  escrowClaimFields,
+  protectedPaymentFor,
+  submitAuthorize,
+} from "../escrow/authorize";
+import type { EscrowTerms } from "../escrow/escrow-terms";
+
+/** `now`: the spec's flow, the agent paid at once. `escrow`: held until released (issue 25). */
+export type PaymentMode = "now" | "escrow";
 
 export type { SettleOutcome, SettlementData } from "./answer";
 export { MAX_TIMEOUT_SECONDS };
@@ -38,10 +48,20 @@ export { MAX_TIMEOUT_SECONDS };
  * A settlement is failed only when the chain shows it can never move money; any other unknown
  * outcome keeps the slot (409 settlement_pending) until the chain or the reconciler decides.
  * Every decided step ends in a Resolution, answered the same way wherever it was reached.
+ *
+ * With mode `escrow` the challenge is x402's `auth-capture` scheme instead, and the terms,
+ * verify and settle steps are the escrow operator's (lib/payments/escrow/authorize.ts): the
+ * money goes into the Commerce Payments escrow, held for the payee; the ledger is the same.
  */
 export async function settleJobPayment(
   db: Db,
-  input: { jobId: string; proposalId: string; paymentHeader: string | null; resourceUrl: string },
+  input: {
+    jobId: string;
+    proposalId: string;
+    paymentHeader: string | null;
+    resourceUrl: string;
+    mode?: PaymentMode;
+  },
 ): Promise<SettleOutcome> {
   const target = await loadTarget(db, input);
   const { job, proposal } = target;
@@ -62,7 +82,16 @@ export async function settleJobPayment(
 
   // The payee the bid was made with, never the agent's current wallet (it may have changed).
   const payTo = getAddress(proposal.payeeAddress);
-  const required = await paymentRequirementsFor({ payTo, amountAtomic: proposal.bidAtomic });
+  const escrow =
+    input.mode === "escrow"
+      ? await protectedPaymentFor({
+          payTo,
+          amountAtomic: proposal.bidAtomic,
+          etaDays: proposal.etaDays,
+        })
+      : undefined;
+  const required =
+    escrow?.required ?? (await paymentRequirementsFor({ payTo, amountAtomic: proposal.bidAtomic }));
   const server = await resourceServerOrUnavailable();
   const challenge = challengeFor(server, required, {
     jobTitle: job.title,
@@ -78,14 +107,23 @@ export async function settleJobPayment(
 
   if (refusal) return challenge(refusal);
   if (!header) return challenge({ code: "payment_required" });
-  refusal =
-    checkTerms(header, required, job.posterAddress) ??
-    (await checkSignature(header, required)) ??
-    (await verifyWithFacilitator(server, header, required));
-  if (refusal) return challenge(refusal);
+  let terms: EscrowTerms | undefined;
+  if (escrow) {
+    const checked = await checkProtectedPayment(escrow, header, job.posterAddress);
+    if ("refusal" in checked) return challenge(checked.refusal);
+    terms = checked.terms;
+  } else {
+    refusal =
+      checkTerms(header, required, job.posterAddress) ??
+      (await checkSignature(header, required)) ??
+      (await verifyWithFacilitator(server, header, required));
+    if (refusal) return challenge(refusal);
+  }
 
-  const claimed = await claimSlot(db, target, header, payTo);
+  const claimed = await claimSlot(db, target, header, payTo, terms && escrowClaimFields(terms));
   if ("lost" in claimed) return answer(claimed.lost);
-  const submitted = await submitSettlement(server, header, required);
+  const submitted = terms
+    ? await submitAuthorize(db, claimed.claim, terms, header.signature)
+    : await submitSettlement(server, header, required);
   return answer(await recordAttempt(db, claimed.claim, submitted));
 }

@@ -12,6 +12,14 @@ export const EVENT_TYPES = [
   "job.delivered",
   "job.completed",
   "review.created",
+  // Protected payments (issue 25): held on pay, then released to the agent or refunded to the
+  // poster; a dispute freezes the hold until an admin resolves it.
+  "payment.held",
+  "payment.released",
+  "payment.refunded",
+  "job.cancelled",
+  "dispute.opened",
+  "dispute.resolved",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

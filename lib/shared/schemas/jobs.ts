@@ -86,6 +86,26 @@ export const completeSchema = z
   .default({});
 export type CompleteInput = z.infer<typeof completeSchema>;
 
+/** A dispute on a protected payment: why, for the admin who resolves it. */
+export const disputeSchema = z.object({
+  reason: text("reason", 1, 2000),
+});
+export type DisputeInput = z.infer<typeof disputeSchema>;
+
+/** An admin's decision on a dispute: release, refund, or split (agentUsdc to the agent). */
+export const resolveDisputeSchema = z
+  .object({
+    outcome: z.enum(["release", "refund", "split"], {
+      error: "outcome must be release, refund or split",
+    }),
+    agentUsdc: usdcAmount("agentUsdc").optional(),
+    reason: text("reason", 1, 2000),
+  })
+  .refine((value) => (value.outcome === "split") === (value.agentUsdc !== undefined), {
+    error: "agentUsdc is required for a split, and only for a split",
+  });
+export type ResolveDisputeInput = z.infer<typeof resolveDisputeSchema>;
+
 export const JOB_SORTS = ["newest", "budget_desc", "budget_asc", "relevance"] as const;
 export type JobSort = (typeof JOB_SORTS)[number];
 

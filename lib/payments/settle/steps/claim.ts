@@ -11,6 +11,7 @@ import { getChainClient } from "../../chain/client";
 import {
   claimSettlementSlot,
   liveSettlementForJob,
+  type SettlementClaim,
   settleConflict,
   SlotTakenError,
 } from "../../ledger/settlements";
@@ -27,6 +28,8 @@ export async function claimSlot(
   target: SettleTarget,
   header: PaymentHeader,
   payTo: Address,
+  /** A protected payment's scheme and terms (lib/payments/escrow/authorize.ts). */
+  protectedFields?: Pick<SettlementClaim, "scheme" | "escrowTerms">,
 ): Promise<Claimed> {
   const claimBlock = await currentBlock();
   try {
@@ -44,6 +47,7 @@ export async function claimSlot(
         claimBlock,
         payload: header.payload as unknown as Prisma.InputJsonValue,
         inFlightUntil: new Date(Date.now() + settlementBudgetSeconds() * 1000),
+        ...protectedFields,
       }),
     };
   } catch (error) {

@@ -115,8 +115,73 @@ export const reviewViewSchema = z
   })
   .meta({ id: "Review" });
 
+export const escrowViewSchema = z
+  .object({
+    state: z
+      .enum([
+        "held",
+        "releasing",
+        "released",
+        "refunding",
+        "refunded",
+        "splitting",
+        "split",
+        "reclaimed",
+      ])
+      .describe(
+        "held: in escrow; releasing/refunding/splitting: the operator's transaction is being " +
+          "decided; released: paid to the agent; refunded: back to the poster; split: part each; " +
+          "reclaimed: the poster took it back on chain after heldUntil.",
+      ),
+    heldUsdc: usdc.describe("Still in escrow."),
+    releasedUsdc: usdc.describe("Paid to the agent's payee (after the fee)."),
+    feeUsdc: usdc.describe("The platform's fee out of the released amount."),
+    refundedUsdc: usdc.describe("Returned to the poster (void, or reclaim)."),
+    escrow: addressView.describe("The Commerce Payments AuthCaptureEscrow contract."),
+    paymentInfoHash: z.string().describe("The payment's id in the escrow (getHash(paymentInfo))."),
+    deliverBy: timestamp.describe("From then on the poster may cancel an undelivered job."),
+    releaseAt: timestamp
+      .nullable()
+      .describe("Delivered: released to the agent then unless completed or disputed first."),
+    heldUntil: timestamp.describe(
+      "The authorization expiry: no release after it; the poster may reclaim on chain.",
+    ),
+    dispute: z
+      .object({
+        openedAt: timestamp,
+        openedBy: addressView,
+        reason: z.string(),
+        resolution: z.enum(["release", "refund", "split"]).nullable(),
+        resolutionReason: z.string().nullable(),
+        resolvedAt: timestamp.nullable(),
+      })
+      .nullable(),
+    transactions: z.array(
+      z.object({
+        kind: z.enum(["capture", "void", "reclaim", "refund"]),
+        status: z.enum(["pending", "succeeded", "failed"]),
+        amountUsdc: usdc,
+        feeUsdc: usdc,
+        txHash: z.string().nullable(),
+        actor: z.string(),
+        reason: z.string().nullable(),
+        createdAt: timestamp,
+      }),
+    ),
+  })
+  .meta({
+    id: "EscrowHold",
+    description: "A protected payment held in the escrow, and its moves.",
+  });
+
 export const paymentViewSchema = z
   .object({
+    mode: z
+      .enum(["now", "escrow"])
+      .describe("now: paid to the agent at once; escrow: a protected payment (see escrow)."),
+    escrow: escrowViewSchema
+      .nullable()
+      .describe("A protected payment's hold, once authorized; null for pay-now."),
     status: z.enum(["pending", "succeeded", "failed"]),
     txHash: z.string().nullable(),
     network: z.string().meta({ example: "eip155:8453" }),

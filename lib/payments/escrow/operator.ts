@@ -1,0 +1,130 @@
+// The escrow operator: our server's key, the only one the escrow lets authorize, capture and
+// void these payments. Its transactions go through one ordered queue per process (the same
+// SerialSender the self-hosted facilitator uses), each hash heard before the broadcast so the
+// ledger can record it first.
+import "server-only";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  encodeFunctionData,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+  WaitForTransactionReceiptTimeoutError,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { getChainClient } from "../chain/client";
+import { getSettlementNetwork } from "../chain/network";
+import { type OnSigned, SerialSender } from "../facilitator/sender";
+import { escrowAbi } from "./abi";
+import type { PaymentInfo } from "./payment-info";
+import type { EscrowSettings } from "./settings";
+
+export type OperatorCall =
+  | { kind: "authorize"; info: PaymentInfo; amount: bigint; collector: Hex; signature: Hex }
+  | { kind: "capture"; info: PaymentInfo; amount: bigint; fee: bigint; feeReceiver: Hex }
+  | { kind: "void"; info: PaymentInfo };
+
+export function encodeOperatorCall(call: OperatorCall): Hex {
+  switch (call.kind) {
+    case "authorize":
+      return encodeFunctionData({
+        abi: escrowAbi,
+        functionName: "authorize",
+        args: [call.info, call.amount, call.collector, call.signature],
+      });
+    case "capture":
+      return encodeFunctionData({
+        abi: escrowAbi,
+        functionName: "capture",
+        args: [call.info, call.amount, call.fee, call.feeReceiver],
+      });
+    case "void":
+      return encodeFunctionData({ abi: escrowAbi, functionName: "void", args: [call.info] });
+  }
+}
+
+function operatorSender(settings: EscrowSettings): SerialSender {
+  const cache = globalThis as typeof globalThis & { __escrowSender?: SerialSender };
+  cache.__escrowSender ??= new SerialSender({
+    account: privateKeyToAccount(settings.operatorKey),
+    client: getChainClient(),
+    chainId: getSettlementNetwork().chain.id,
+  });
+  return cache.__escrowSender;
+}
+
+/** Sends the call; `onSigned` hears its hash before the broadcast. Resolves with the hash. */
+export function sendOperatorCall(
+  settings: EscrowSettings,
+  call: OperatorCall,
+  onSigned?: OnSigned,
+): Promise<Hex> {
+  return operatorSender(settings).send(
+    { to: settings.escrow, data: encodeOperatorCall(call) },
+    onSigned,
+  );
+}
+
+/**
+ * The call run against the chain's state without sending it: undefined when it would
+ * succeed, else the escrow's custom error name (or the revert's text).
+ */
+export async function simulateOperatorCall(
+  settings: EscrowSettings,
+  call: OperatorCall,
+): Promise<string | undefined> {
+  try {
+    await getChainClient().call({
+      account: settings.operator,
+      to: settings.escrow,
+      data: encodeOperatorCall(call),
+    });
+    return undefined;
+  } catch (error) {
+    const reverted =
+      error instanceof BaseError
+        ? error.walk((e) => e instanceof ContractFunctionRevertedError)
+        : undefined;
+    if (reverted instanceof ContractFunctionRevertedError) {
+      return reverted.data?.errorName ?? reverted.reason ?? "reverted";
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    if (/revert/i.test(text)) return decodeRevert(text);
+    throw error;
+  }
+}
+
+function decodeRevert(text: string): string {
+  return text.split("\n")[0]!.slice(0, 200);
+}
+
+/** The receipt, or null when none arrives within `timeoutMs` (the outcome is then unknown). */
+export async function receiptWithin(
+  hash: Hex,
+  timeoutMs: number,
+  client: PublicClient = getChainClient(),
+): Promise<TransactionReceipt | null> {
+  try {
+    return await client.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+  } catch (error) {
+    if (error instanceof WaitForTransactionReceiptTimeoutError) return null;
+    throw error;
+  }
+}
+
+/** What the escrow holds for a payment now (its `paymentState`). */
+export async function readPaymentState(
+  settings: EscrowSettings,
+  paymentInfoHash: Hex,
+  blockNumber?: bigint,
+): Promise<{ collected: boolean; capturable: bigint; refundable: bigint }> {
+  const [collected, capturable, refundable] = await getChainClient().readContract({
+    address: settings.escrow,
+    abi: escrowAbi,
+    functionName: "paymentState",
+    args: [paymentInfoHash],
+    ...(blockNumber === undefined ? {} : { blockNumber }),
+  });
+  return { collected, capturable, refundable };
+}
