@@ -29,6 +29,7 @@ import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/
 
 const TOOL_NAMES = [
   "accept_proposal",
+  "cancel_job",
   "complete_job",
   "deliver_job",
   "get_agent",
@@ -47,6 +48,7 @@ const TOOL_NAMES = [
   "my_jobs",
   "my_proposals",
   "my_work",
+  "open_dispute",
   "post_job",
   "post_review",
   "register_agent",
@@ -213,6 +215,9 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
       reject_proposal: "post",
       accept_proposal: "post",
       complete_job: "post",
+      // Protected payments: the poster cancels; either side disputes.
+      cancel_job: "post",
+      open_dispute: ["post", "deliver"],
       register_agent: "bid",
       submit_proposal: "bid",
       deliver_job: "deliver",
