@@ -125,6 +125,13 @@ export async function judgeAction(db: Db, actionId: string): Promise<Verdict> {
   const settings = escrowSettingsOrUnavailable();
   const client = getChainClient();
   const latest = await client.getBlock({ blockTag: "latest" });
+  // "Never" is decided at a block deep enough to be final (Base: 5 behind the head); "done"
+  // at the head, as for settlements (lib/payments/reconcile/settlement.ts).
+  const { finalityBlocks } = getSettlementNetwork();
+  const final =
+    finalityBlocks > 0 && latest.number > BigInt(finalityBlocks)
+      ? await client.getBlock({ blockNumber: latest.number - BigInt(finalityBlocks) })
+      : latest;
 
   let reverted = false;
   let txPending = false;
@@ -132,7 +139,7 @@ export async function judgeAction(db: Db, actionId: string): Promise<Verdict> {
     try {
       const receipt = await client.getTransactionReceipt({ hash: action.txHash as Hex });
       if (receipt.status === "success") return { state: "succeeded", txHash: action.txHash as Hex };
-      reverted = true;
+      reverted = receipt.blockNumber <= final.number;
     } catch (error) {
       if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
       txPending = await waitsInNode(action.txHash as Hex);
@@ -177,7 +184,11 @@ export async function judgeAction(db: Db, actionId: string): Promise<Verdict> {
   if (txPending) return { state: "pending", txPending: true };
   // It did not happen and nothing of ours is waiting. It never can when the escrow no longer
   // holds enough (reclaimed, or the deadline passed for a capture).
-  if (state.capturable === 0n && state.collected) {
+  const finalState =
+    final.number === latest.number
+      ? state
+      : await readPaymentState(settings, hold.paymentInfoHash as Hex, final.number);
+  if (finalState.capturable === 0n && finalState.collected) {
     const reclaim = await findEscrowLog(
       hold.paymentInfoHash as Hex,
       "PaymentReclaimed",
@@ -192,7 +203,7 @@ export async function judgeAction(db: Db, actionId: string): Promise<Verdict> {
   }
   if (
     action.kind === "capture" &&
-    latest.timestamp >= BigInt(Math.floor(hold.captureBy.getTime() / 1000))
+    final.timestamp >= BigInt(Math.floor(hold.captureBy.getTime() / 1000))
   ) {
     return {
       state: "failed",

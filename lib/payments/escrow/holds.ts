@@ -13,6 +13,7 @@ import { getSettlementNetwork } from "../chain/network";
 import { escrowTermsOf } from "./escrow-terms";
 import { paymentInfoHash } from "./payment-info";
 import { feeOf, type Outcome, PLANS } from "./states";
+import { settlementBudgetSeconds } from "../reconcile/settlement";
 
 type Tx = Prisma.TransactionClient;
 
@@ -125,8 +126,9 @@ export async function insertAction(
       ...stepAmounts(hold, kind, start.agentAtomic),
       actor: start.actor,
       reason: start.reason ?? null,
-      // The request that started it sends it; the reconciler leaves it alone until then.
-      inFlightUntil: new Date(Date.now() + 60_000),
+      // The request that started it sends it; the reconciler leaves it alone until then (the
+      // longest a request may take to send and wait, as for a settlement).
+      inFlightUntil: new Date(Date.now() + settlementBudgetSeconds() * 1000),
     },
   });
 }
