@@ -93,11 +93,15 @@ export interface PaymentCase {
 
 /**
  * Makes a payment case on `market`: the poster holds ten times the bid, so that a double
- * payment would show in the balance instead of failing for want of funds.
+ * payment would show in the balance instead of failing for want of funds. `payer`: the
+ * poster's wallet (default a fresh one), for a test that needs its key.
  */
-export async function newPaymentCase(market: PaymentTarget, bidUsdc = 7.25): Promise<PaymentCase> {
+export async function newPaymentCase(
+  market: PaymentTarget,
+  bidUsdc = 7.25,
+  payer: LocalAccount = privateKeyToAccount(generatePrivateKey()),
+): Promise<PaymentCase> {
   const baseUrl = market.server.url;
-  const payer = privateKeyToAccount(generatePrivateKey());
   const [poster, operator] = await Promise.all([
     new ApiClient(baseUrl, payer).signIn(),
     new ApiClient(baseUrl, privateKeyToAccount(generatePrivateKey())).signIn(),

@@ -6,9 +6,9 @@
 // payloads are refused before the operator signs anything. Tests that move the chain's clock
 // run last (a later payment's client signs against the wall clock).
 import { encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import type { PaymentRequirements } from "@x402/core/types";
 import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
-import type { Address, Hex, LocalAccount } from "viem";
+import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS } from "@/dev/escrow";
@@ -16,6 +16,7 @@ import { LOCAL_ESCROW_OPERATOR_ADDRESS } from "@/dev/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
 import { escrowClients, tokenBalance } from "@/tests/helpers/escrow";
+import { operatorStoreAddress, payProtected } from "@/tests/helpers/escrow-payments";
 import {
   newPaymentCase,
   type PaymentCase,
@@ -26,29 +27,6 @@ import { fetchChallenge } from "@/tests/helpers/x402";
 
 const admin = privateKeyToAccount(generatePrivateKey());
 const HOUR = 3600;
-
-async function payProtected(
-  payer: LocalAccount,
-  url: string,
-  tamper: (requirements: PaymentRequirements) => PaymentRequirements = (r) => r,
-) {
-  const challenge = await fetchChallenge(url);
-  expect(challenge.status).toBe(402);
-  const offered = challenge.paymentRequired.accepts[0]!;
-  const requirements = tamper(structuredClone(offered));
-  const { payload } = await new AuthCaptureEvmScheme(payer).createPaymentPayload(2, requirements);
-  const paymentPayload: PaymentPayload = {
-    x402Version: 2,
-    resource: challenge.paymentRequired.resource,
-    accepted: requirements,
-    payload,
-  };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(paymentPayload) },
-  });
-  return { status: response.status, body: await response.json(), offered };
-}
 
 describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
   let market: TestMarket;
@@ -67,20 +45,7 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     });
     const { publicClient } = escrowClients(market.chain.rpcUrl);
     balanceOf = (address) => tokenBalance(publicClient, address);
-    const storeAddress = (await publicClient.readContract({
-      address: LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
-      abi: [
-        {
-          type: "function",
-          name: "getTokenStore",
-          stateMutability: "view",
-          inputs: [{ name: "operator", type: "address" }],
-          outputs: [{ type: "address" }],
-        },
-      ] as const,
-      functionName: "getTokenStore",
-      args: [LOCAL_ESCROW_OPERATOR_ADDRESS],
-    })) as Address;
+    const storeAddress = await operatorStoreAddress(publicClient);
     storeOf = () => balanceOf(storeAddress);
   }, 180_000);
   afterAll(() => market?.stop());
