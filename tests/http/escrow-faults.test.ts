@@ -4,10 +4,7 @@
 // cancel, and two servers auto-releasing the same job. Each case ends with the money checked on
 // chain and through the API: released (or returned) exactly once, and the record says which.
 // Killing a server needs the database to outlive it, two servers a shared one: PostgreSQL.
-import { encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload } from "@x402/core/types";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
-import { type Address, type LocalAccount, toFunctionSelector } from "viem";
+import { type Address, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escrowAbi } from "@/lib/payments/escrow/abi";
 import { TEST_DATABASE_URL } from "@/tests/helpers/db";
@@ -17,7 +14,7 @@ import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
 import { tokenOn } from "@/tests/helpers/money";
 import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
 import { failOnServerErrors } from "@/tests/helpers/server-logs";
-import { fetchChallenge } from "@/tests/helpers/x402";
+import { payProtected } from "@/tests/helpers/escrow-payments";
 
 failOnServerErrors();
 
@@ -30,23 +27,6 @@ const CAPTURE = toFunctionSelector(
 const isCaptureSend = (request: { rpcMethods: string[]; body: string }) =>
   request.rpcMethods.includes("eth_sendRawTransaction") &&
   request.body.toLowerCase().includes(CAPTURE);
-
-async function payProtected(payer: LocalAccount, url: string) {
-  const challenge = await fetchChallenge(url);
-  const requirements = challenge.paymentRequired.accepts[0]!;
-  const { payload } = await new AuthCaptureEvmScheme(payer).createPaymentPayload(2, requirements);
-  const paymentPayload: PaymentPayload = {
-    x402Version: 2,
-    resource: challenge.paymentRequired.resource,
-    accepted: requirements,
-    payload,
-  };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(paymentPayload) },
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 (TEST_DATABASE_URL ? describe : describe.skip)(
   "protected payments under faults",

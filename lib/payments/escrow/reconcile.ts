@@ -96,12 +96,18 @@ async function detectReclaims(db: Db, now: number, maxRows: number) {
   const expired = await db.escrowHold.findMany({
     where: { state: "held", captureBy: { lte: new Date(now * 1000) } },
     include: { settlement: true },
+    // Round-robin: a hold checked and still holding money goes to the back (updatedAt below),
+    // so that holds whose payers never reclaim cannot hide a later one that did.
+    orderBy: { updatedAt: "asc" },
     take: maxRows,
   });
   for (const hold of expired) {
     try {
       const state = await readPaymentState(settings, hold.paymentInfoHash as Hex);
-      if (state.capturable !== 0n) continue;
+      if (state.capturable !== 0n) {
+        await db.escrowHold.update({ where: { id: hold.id }, data: { updatedAt: new Date() } });
+        continue;
+      }
       const latest = await getChainClient().getBlockNumber();
       const log = await findEscrowLog(
         hold.paymentInfoHash as Hex,
