@@ -5,6 +5,7 @@ import { ConfigError, type Env, getConfig, siteOrigins } from "@/lib/platform/co
 import { getChainClient } from "@/lib/payments/chain/client";
 import { getFacilitator } from "@/lib/payments/facilitator/current";
 import { getSettlementNetwork } from "@/lib/payments/chain/network";
+import { getEscrowSettings } from "@/lib/payments/escrow/settings";
 
 /** Switches that exist for tests and the benchmark only: refused in production. */
 export const TEST_SWITCHES = ["BENCHMARK_MODE", "WEBHOOK_ALLOW_LOOPBACK"] as const;
@@ -20,6 +21,8 @@ export function checkStartupConfig(rawEnv: Record<string, string | undefined> = 
   assertBehindAppServer();
   if (config.NODE_ENV === "production") assertProductionConfig(config, rawEnv);
   getSettlementNetwork();
+  // Protected payments' settings (operator key, fee receiver) fail here, not on a first payment.
+  getEscrowSettings();
 }
 
 export function assertProductionConfig(

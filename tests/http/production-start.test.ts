@@ -30,6 +30,13 @@ describe("production start", () => {
       await expect(startServer({ ...database.env, REDIS_URL: "http://x" })).rejects.toThrow(
         /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
       );
+      // Protected payments: a fee with nowhere to go, a malformed admin list.
+      await expect(startServer({ ...database.env, PLATFORM_FEE_BPS: "100" })).rejects.toThrow(
+        /PLATFORM_FEE_BPS above 0 needs PLATFORM_FEE_RECEIVER/,
+      );
+      await expect(startServer({ ...database.env, ADMIN_ADDRESSES: "0x12" })).rejects.toThrow(
+        /ADMIN_ADDRESSES: must be comma-separated/,
+      );
     } finally {
       await database.cleanup();
     }

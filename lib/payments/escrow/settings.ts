@@ -43,6 +43,11 @@ export function getEscrowSettings(): EscrowSettings | null {
         "ESCROW_OPERATOR_PRIVATE_KEY is one of ganache's public test keys: refused with SETTLEMENT_NETWORK=base.",
       );
     }
+    if (getSettlementNetwork().name === "base" && !config.BASE_RPC_URL) {
+      throw new ConfigError(
+        "ESCROW_OPERATOR_PRIVATE_KEY with SETTLEMENT_NETWORK=base also needs BASE_RPC_URL (the operator sends its own transactions).",
+      );
+    }
     if (config.PLATFORM_FEE_BPS > 0 && !config.PLATFORM_FEE_RECEIVER) {
       throw new ConfigError("PLATFORM_FEE_BPS above 0 needs PLATFORM_FEE_RECEIVER.");
     }
