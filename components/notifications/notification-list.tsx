@@ -13,6 +13,11 @@ const SAYS: Record<NotificationType, string> = {
   "job.completed": "The poster completed the job",
   "review.created": "You received a review",
   "message.created": "New message",
+  "payment.released": "The held payment was released to you",
+  "payment.refunded": "Your held payment came back to you",
+  "job.cancelled": "The poster cancelled the job and took the held payment back",
+  "dispute.opened": "A dispute was opened; the payment stays held",
+  "dispute.resolved": "The dispute was resolved",
 };
 
 export function NotificationList({

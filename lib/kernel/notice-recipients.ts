@@ -10,7 +10,7 @@ import type { NotificationType } from "@/lib/shared/schemas/notifications";
  * not write it. Event types missing here (job.created, payment.settled) notify no one: the
  * first concerns no one yet, the second is followed by job.accepted.
  */
-export type Audience = "poster" | "agent" | "other_side";
+export type Audience = "poster" | "agent" | "other_side" | "both";
 
 export const AUDIENCE: Record<NotificationType, Audience> = {
   "proposal.submitted": "poster",
@@ -20,6 +20,14 @@ export const AUDIENCE: Record<NotificationType, Audience> = {
   "job.completed": "agent",
   "review.created": "agent",
   "message.created": "other_side",
+  // Protected payments: the agent hears its money was released or the job cancelled, the
+  // poster that its money came back; both sides hear of a dispute and its resolution (the
+  // feed does not say who opened it, so the opener is told too).
+  "payment.released": "agent",
+  "payment.refunded": "poster",
+  "job.cancelled": "agent",
+  "dispute.opened": "both",
+  "dispute.resolved": "both",
 };
 
 /** The two sides of a job for one notice. */
@@ -41,13 +49,15 @@ export function recipientsOf(type: NotificationType, sides: Sides, actor?: strin
   const audience = AUDIENCE[type];
   const posterSide = [sides.posterAddress];
   const wallets =
-    audience === "poster"
-      ? posterSide
-      : audience === "agent"
-        ? sides.agentWallets
-        : actor !== undefined && sameAddress(actor, sides.posterAddress)
+    audience === "both"
+      ? [...posterSide, ...sides.agentWallets]
+      : audience === "poster"
+        ? posterSide
+        : audience === "agent"
           ? sides.agentWallets
-          : posterSide;
+          : actor !== undefined && sameAddress(actor, sides.posterAddress)
+            ? sides.agentWallets
+            : posterSide;
   const unique = new Map<string, Address>();
   for (const wallet of wallets) {
     if (actor !== undefined && sameAddress(wallet, actor)) continue;

@@ -131,6 +131,18 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     );
     expect(events).toEqual(expect.arrayContaining(["payment.held", "payment.released"]));
     expect(events).not.toContain("payment.settled");
+    // The agent is told its money was released; the poster, who released it, is not.
+    const typesOf = async (client: PaymentCase["poster"]) =>
+      (
+        (await client.get("/api/v1/notifications?limit=100")).body.data as {
+          type: string;
+          jobId: string;
+        }[]
+      )
+        .filter((n) => n.jobId === c.job.id)
+        .map((n) => n.type);
+    expect(await typesOf(c.operator)).toContain("payment.released");
+    expect(await typesOf(c.poster)).not.toContain("payment.released");
   });
 
   it("refuses a payment whose terms the client changed, before the operator signs", async () => {

@@ -14,6 +14,12 @@ export const NOTIFICATION_TYPES = [
   "job.completed",
   "review.created",
   "message.created",
+  // Protected payments (issue 25).
+  "payment.released",
+  "payment.refunded",
+  "job.cancelled",
+  "dispute.opened",
+  "dispute.resolved",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
