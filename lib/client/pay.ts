@@ -3,6 +3,7 @@
 import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import type { LocalAccount } from "viem";
 import { usdcToAtomic } from "@/lib/shared/money";
@@ -18,7 +19,10 @@ export interface PaymentLimits {
   maxUsdc: number;
 }
 
-/** A fetch that answers 402 challenges by paying within `limits`, signed by `account`. */
+/**
+ * A fetch that answers 402 challenges by paying within `limits`, signed by `account`: the
+ * `exact` scheme (pay now) and x402's `auth-capture` (a protected payment, held in escrow).
+ */
 export function x402PayingFetch(
   account: LocalAccount,
   limits: PaymentLimits,
@@ -27,7 +31,10 @@ export function x402PayingFetch(
   return wrapFetchWithPayment(
     baseFetch,
     x402Client.fromConfig({
-      schemes: [{ network: limits.network, client: new ExactEvmScheme(account) }],
+      schemes: [
+        { network: limits.network, client: new ExactEvmScheme(account) },
+        { network: limits.network, client: new AuthCaptureEvmScheme(account) },
+      ],
       spendControls: {
         allowedAssets: [
           {
@@ -74,7 +81,12 @@ export async function payProposal(
   account: LocalAccount,
   limits: PaymentLimits,
   ids: { jobId: string; proposalId: string },
-  options: { pendingRetries?: number; retryDelayMs?: number } = {},
+  options: {
+    pendingRetries?: number;
+    retryDelayMs?: number;
+    /** `escrow`: a protected payment, held until the job is completed (docs/payments.md). */
+    mode?: "now" | "escrow";
+  } = {},
 ) {
   let signature: string | null = null;
   const recording: typeof fetch = async (input, init) => {
@@ -83,7 +95,10 @@ export async function payProposal(
     return fetch(request);
   };
   const paying = x402PayingFetch(account, limits, recording);
-  const params = { path: { id: ids.jobId }, query: { proposalId: ids.proposalId } };
+  const params = {
+    path: { id: ids.jobId },
+    query: { proposalId: ids.proposalId, mode: options.mode ?? "now" },
+  };
   let result = await client.POST("/api/jobs/{id}/settle", { params, fetch: paying });
   for (let attempt = 0; attempt < (options.pendingRetries ?? 60); attempt++) {
     const pending = result.response.status === 409 && result.error?.code === "settlement_pending";

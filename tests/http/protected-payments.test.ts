@@ -23,7 +23,8 @@ import {
   startTestMarket,
   type TestMarket,
 } from "@/tests/helpers/market";
-import { fetchChallenge } from "@/tests/helpers/x402";
+import { LOCAL_PAYMENT_LIMITS, fetchChallenge } from "@/tests/helpers/x402";
+import { createMarketplaceClient, payProposal } from "@/lib/client";
 
 const admin = privateKeyToAccount(generatePrivateKey());
 const HOUR = 3600;
@@ -143,6 +144,26 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
         .map((n) => n.type);
     expect(await typesOf(c.operator)).toContain("payment.released");
     expect(await typesOf(c.poster)).not.toContain("payment.released");
+  });
+
+  it("pays protected with the typed client's payProposal (mode escrow), accepted with its hash", async () => {
+    const c = await newPaymentCase(market);
+    const client = createMarketplaceClient({ baseUrl: market.server.url });
+    const settlement = await payProposal(
+      client,
+      c.payer,
+      LOCAL_PAYMENT_LIMITS,
+      { jobId: c.job.id, proposalId: c.proposalId },
+      { mode: "escrow" },
+    );
+    expect(settlement.amountUsdc).toBe(Number(c.job.bidAtomic) / 1e6);
+    const accepted = await c.poster.post(`/api/v1/jobs/${c.job.id}/accept`, {
+      proposalId: c.proposalId,
+      txHash: settlement.txHash,
+    });
+    expect(accepted.status).toBe(200);
+    expect((await paymentOf(c)).escrow.state).toBe("held");
+    expect(await balanceOf(c.payer.address)).toBe(c.job.bidAtomic * 9n);
   });
 
   it("refuses a payment whose terms the client changed, before the operator signs", async () => {
