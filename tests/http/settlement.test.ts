@@ -567,6 +567,9 @@ describe.each(DB_KINDS)("x402 settlement on %s", (kind) => {
     const response = await payingFetch(posterAccount)(settleUrl, { method: "POST" });
     const { txHash } = (await response.json()).data;
     expect((await poster.get(`/api/v1/jobs/${job.id}/payment`)).body.data).toEqual({
+      // Pay-now: the agent was paid at once, nothing is held (protected payments: mode escrow).
+      mode: "now",
+      escrow: null,
       status: "succeeded",
       txHash,
       network: "eip155:31337",
