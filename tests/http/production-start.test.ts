@@ -30,7 +30,14 @@ describe("production start", () => {
       await expect(startServer({ ...database.env, REDIS_URL: "http://x" })).rejects.toThrow(
         /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
       );
-      // Protected payments: a fee with nowhere to go, a malformed admin list.
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it("refuses protected-payment settings it cannot honour: a fee with nowhere to go, a bad admin list", async () => {
+    const database = await prepareServerDatabase("pglite");
+    try {
       await expect(startServer({ ...database.env, PLATFORM_FEE_BPS: "100" })).rejects.toThrow(
         /PLATFORM_FEE_BPS above 0 needs PLATFORM_FEE_RECEIVER/,
       );
