@@ -17,7 +17,12 @@ import { jobInclude, toJobView } from "@/lib/kernel/serialize";
 import { recordEvent, runWrite } from "@/lib/kernel/write";
 import { conflict, forbidden } from "@/lib/platform/errors";
 import { runAction } from "@/lib/payments/escrow/actions";
-import { holdForJob, isDisputed, startRelease } from "@/lib/payments/escrow/holds";
+import {
+  assertCapturable,
+  holdForJob,
+  isDisputed,
+  startRelease,
+} from "@/lib/payments/escrow/holds";
 import { chainNowSeconds } from "@/lib/payments/escrow/requirements";
 import { getEscrowSettings } from "@/lib/payments/escrow/settings";
 import { sameAddress } from "@/lib/shared/address";
@@ -81,6 +86,13 @@ export async function openDispute(
     sameAddress(caller, job.posterAddress) || operates(caller, agent ? agentWallets(agent) : []);
   if (!party)
     throw forbidden("not_job_party", "only the job's poster and its assigned agent can dispute");
+  // A dispute nobody can resolve would only wait for the capture deadline: a refund by delay.
+  if ((getEscrowSettings()?.admins.length ?? 0) === 0) {
+    throw conflict(
+      "disputes_unavailable",
+      "no admin is configured to resolve disputes on this server (ADMIN_ADDRESSES)",
+    );
+  }
   if (job.status !== "in_progress" && job.status !== "delivered") {
     throw conflict("job_not_in_progress", `the job is ${job.status}: nothing left to dispute`);
   }
@@ -115,6 +127,7 @@ export async function resolveDispute(
   const job = await getJobRowOrThrow(db, jobId);
   const hold = await heldPaymentOf(db, jobId);
   if (!isDisputed(hold)) throw conflict("no_open_dispute", "this payment has no open dispute");
+  if (input.outcome !== "refund") assertCapturable(hold, await chainNowSeconds());
   let agentAtomic: bigint | undefined;
   if (input.outcome === "split") {
     agentAtomic = usdcToAtomic(input.agentUsdc!);

@@ -11,7 +11,9 @@ import { runWrite } from "@/lib/kernel/write";
 import { getProposalRowOrThrow } from "@/lib/kernel/rows";
 import { earnsBadge } from "./reputation";
 import { runAction } from "@/lib/payments/escrow/actions";
-import { holdForJob, startRelease } from "@/lib/payments/escrow/holds";
+import { assertCapturable, holdForJob, startRelease } from "@/lib/payments/escrow/holds";
+import { chainNowSeconds } from "@/lib/payments/escrow/requirements";
+import { getEscrowSettings } from "@/lib/payments/escrow/settings";
 import { jobInclude, toJobView } from "@/lib/kernel/serialize";
 import type { JobView } from "@/lib/shared/view-types";
 
@@ -38,9 +40,19 @@ export async function acceptProposal(
     throw conflict("proposal_not_pending", `the proposal is ${proposal.status}, not pending`);
 
   await assertPaidFor(db, { job, proposal, txHash: input.txHash });
+  const deliverBy = await protectedDeliverBy(db, jobId, proposal.etaDays);
 
   const now = new Date();
   const row = await runWrite(db, async (tx) => {
+    if (deliverBy) {
+      // The agent's time runs from acceptance: a late accept moves the delivery deadline (never
+      // past the point where the review window would no longer fit before heldUntil).
+      const { count } = await tx.escrowHold.updateMany({
+        where: { id: deliverBy.holdId, state: "held" },
+        data: { deliverBy: deliverBy.at },
+      });
+      if (count !== 1) throw conflict("payment_not_held", "the held payment is no longer held");
+    }
     await transition(tx, "accept", jobId, {
       assignedAgentId: proposal.agentId,
       acceptedProposalId: proposal.id,
@@ -63,6 +75,25 @@ export async function acceptProposal(
     return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
   });
   return toJobView(row);
+}
+
+/** A protected payment's delivery deadline counted from now (chain time), or null for pay-now. */
+async function protectedDeliverBy(db: Db, jobId: string, etaDays: number) {
+  const hold = await holdForJob(db, jobId);
+  const settings = getEscrowSettings();
+  if (!hold || !settings) return null;
+  if (hold.state !== "held") {
+    throw conflict("payment_not_held", `the payment is no longer held (it is ${hold.state})`);
+  }
+  const now = await chainNowSeconds();
+  assertCapturable(hold, now);
+  const fromNow = now + etaDays * 86_400 + settings.graceSeconds;
+  const latest = hold.captureBy.getTime() / 1000 - settings.reviewSeconds;
+  const previous = (hold.deliverBy ?? hold.captureBy).getTime() / 1000;
+  return {
+    holdId: hold.id,
+    at: new Date(Math.max(previous, Math.min(fromNow, latest)) * 1000),
+  };
 }
 
 function isSameAcceptance(
@@ -141,6 +172,7 @@ export async function completeJob(
   const agentId = job.assignedAgentId;
   const now = new Date();
   const hold = await holdForJob(db, jobId);
+  if (hold) assertCapturable(hold, await chainNowSeconds());
   let release: { id: string } | undefined;
   const row = await runWrite(db, async (tx) => {
     await transition(tx, "complete", jobId, {

@@ -128,6 +128,14 @@ export const ERROR_CODES = {
   },
   payment_not_protected: { status: 409, description: "The job was paid at once: nothing is held." },
   payment_not_held: { status: 409, description: "The held payment was released or returned." },
+  payment_expired: {
+    status: 409,
+    description: "Past the held payment's heldUntil: it can no longer be released (reclaim it).",
+  },
+  disputes_unavailable: {
+    status: 409,
+    description: "No admin is configured to resolve disputes on this server.",
+  },
   dispute_open: { status: 409, description: "A dispute freezes the held payment until resolved." },
   no_open_dispute: { status: 409, description: "There is no open dispute to resolve." },
   escrow_action_pending: {

@@ -105,6 +105,10 @@ export const acceptProposalOperation = defineOperation({
     "proposal_not_pending",
     "payment_not_found",
     "payment_mismatch",
+    // A protected payment that was reclaimed or expired before the accept.
+    "payment_not_held",
+    "payment_expired",
+    "chain_unavailable",
   ],
   mcp: { name: "accept_proposal", title: "Accept a paid proposal", result: "job", rename: AS_JOB },
   handle: async ({ db, wallet, params, body }) =>
@@ -198,9 +202,12 @@ export const completeJobOperation = defineOperation({
     // Unreachable for a delivered job (always paid and assigned); the checks are still there.
     "job_not_paid",
     "agent_not_found",
-    // A protected payment: a dispute freezes it; it was returned already (reclaimed).
+    // A protected payment: a dispute freezes it; it was returned already (reclaimed); it
+    // expired (heldUntil passed); the chain does not answer.
     "dispute_open",
     "payment_not_held",
+    "payment_expired",
+    "chain_unavailable",
   ],
   mcp: { name: "complete_job", title: "Complete a delivered job", result: "job", rename: AS_JOB },
   handle: async ({ db, caller, wallet, params, body }) => {
@@ -264,6 +271,7 @@ export const openDisputeOperation = defineOperation({
     "payment_not_protected",
     "dispute_open",
     "payment_not_held",
+    "disputes_unavailable",
   ],
   mcp: {
     name: "open_dispute",
@@ -289,7 +297,15 @@ export const resolveDisputeOperation = defineOperation({
   params: jobPath,
   body: resolveDisputeSchema,
   success: { description: "The job, completed or cancelled", data: jobViewSchema },
-  errors: ["not_admin", "job_not_found", "payment_not_protected", "no_open_dispute", "conflict"],
+  errors: [
+    "not_admin",
+    "job_not_found",
+    "payment_not_protected",
+    "no_open_dispute",
+    "conflict",
+    "payment_expired",
+    "chain_unavailable",
+  ],
   handle: async ({ db, wallet, params, body }) =>
     answer(await resolveDispute(db, wallet, params.id, body)),
 });

@@ -73,12 +73,30 @@ async function runSteps(db: Db, actionId: string): Promise<void> {
     const settings = escrowSettingsOrUnavailable();
     let hash: Hex | undefined;
     try {
-      hash = await sendOperatorCall(settings, callFor(loaded.action, loaded), async ({ hash }) => {
-        await db.escrowAction.updateMany({
-          where: { id: loaded.action.id, status: "pending" },
-          data: { txHash: hash.toLowerCase(), attempts: { increment: 1 } },
-        });
-      });
+      // Sent only while the escrow holds exactly what the record says it holds: a capture
+      // that already landed (a split's is not refused by the contract a second time) is
+      // decided from the chain below, never sent again.
+      const { hold } = loaded;
+      const expected = hold.amountAtomic - hold.capturedAtomic - hold.returnedAtomic;
+      const onChain = await readPaymentState(settings, hold.paymentInfoHash as Hex);
+      if (onChain.capturable !== expected) {
+        throw new Error(
+          `the escrow holds ${onChain.capturable}, the record ${expected}: not sent, decided from the chain`,
+        );
+      }
+      hash = await sendOperatorCall(
+        settings,
+        callFor(loaded.action, loaded),
+        async ({ hash }) => {
+          const { count } = await db.escrowAction.updateMany({
+            where: { id: loaded.action.id, status: "pending" },
+            data: { txHash: hash.toLowerCase(), attempts: { increment: 1 } },
+          });
+          if (count !== 1) throw new Error("the action is no longer pending");
+        },
+        // A transaction whose hash the ledger does not have is never broadcast.
+        { abortIfUnrecorded: true },
+      );
     } catch (error) {
       // Refused before the broadcast (it would revert now), or the node did not answer: the
       // chain's state decides below.
@@ -154,20 +172,20 @@ export async function judgeAction(db: Db, actionId: string): Promise<Verdict> {
       : state.capturable === 0n;
   const fromBlock = settlement.claimBlock ?? 0n;
   if (happened) {
-    if (action.kind === "void") {
-      const reclaim = await findEscrowLog(
-        hold.paymentInfoHash as Hex,
-        "PaymentReclaimed",
-        fromBlock,
-        latest.number,
-      );
-      if (reclaim) {
-        return {
-          state: "failed",
-          why: "the payer reclaimed the payment on chain first",
-          reclaimed: { txHash: reclaim.txHash, amount: reclaim.amount },
-        };
-      }
+    // The hold emptied: by our transaction, or by the payer's reclaim (for a capture as for a
+    // void: a reclaim after the capture deadline empties it too).
+    const reclaim = await findEscrowLog(
+      hold.paymentInfoHash as Hex,
+      "PaymentReclaimed",
+      fromBlock,
+      latest.number,
+    );
+    if (reclaim) {
+      return {
+        state: "failed",
+        why: "the payer reclaimed the payment on chain first",
+        reclaimed: { txHash: reclaim.txHash, amount: reclaim.amount },
+      };
     }
     const log = await findEscrowLog(
       hold.paymentInfoHash as Hex,
@@ -234,10 +252,14 @@ export async function decideAction(
   return { next: next?.id ?? null, verdict };
 }
 
+/**
+ * The node has the transaction: waiting, or mined since its receipt was asked for (then the
+ * next look finds the receipt; the escrow's state read before it could be stale).
+ */
 async function waitsInNode(hash: Hex): Promise<boolean> {
   try {
-    const tx = await getChainClient().getTransaction({ hash });
-    return tx.blockNumber === null;
+    await getChainClient().getTransaction({ hash });
+    return true;
   } catch (error) {
     if (error instanceof TransactionNotFoundError) return false;
     throw error;

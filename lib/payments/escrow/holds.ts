@@ -59,6 +59,19 @@ export function holdForJob(db: Db | Tx, jobId: string): Promise<EscrowHold | nul
   });
 }
 
+/**
+ * 409 when the capture deadline has passed (chain seconds `now`): nothing can be released any
+ * more, only reclaimed by the payer. Checked before a write that would release.
+ */
+export function assertCapturable(hold: Pick<EscrowHold, "captureBy">, now: number): void {
+  if (now >= hold.captureBy.getTime() / 1000) {
+    throw conflict(
+      "payment_expired",
+      `the held payment expired at ${hold.captureBy.toISOString()}: it can no longer be released; the poster can reclaim it`,
+    );
+  }
+}
+
 export const isDisputed = (hold: Pick<EscrowHold, "disputeOpenedAt" | "resolvedAt">) =>
   hold.disputeOpenedAt !== null && hold.resolvedAt === null;
 

@@ -59,10 +59,12 @@ export function sendOperatorCall(
   settings: EscrowSettings,
   call: OperatorCall,
   onSigned?: OnSigned,
+  options?: { abortIfUnrecorded?: boolean },
 ): Promise<Hex> {
   return operatorSender(settings).send(
     { to: settings.escrow, data: encodeOperatorCall(call) },
     onSigned,
+    options,
   );
 }
 

@@ -26,18 +26,26 @@ export async function reconcileEscrow(db: Db, { maxRows = 20 } = {}): Promise<nu
   let seen = 0;
   seen += await finishPendingActions(db, maxRows);
   const now = Number((await getChainClient().getBlock({ blockTag: "latest" })).timestamp);
-  seen += await autoRelease(db, now, settings.reviewSeconds, maxRows);
+  // Reclaims first: a hold the payer took back is never released afterwards.
   seen += await detectReclaims(db, now, maxRows);
+  seen += await autoRelease(db, now, settings.reviewSeconds, maxRows);
   return seen;
 }
 
 async function finishPendingActions(db: Db, maxRows: number): Promise<number> {
+  const now = new Date();
+  // Only what nobody holds, least recently looked at first: an action the chain cannot
+  // decide yet (leased again after each look) does not keep the others waiting.
   const due = await db.escrowAction.findMany({
     where: {
       status: "pending",
       createdAt: { lt: new Date(Date.now() - ACTION_GRACE_SECONDS * 1000) },
+      AND: [
+        { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+        { OR: [{ inFlightUntil: null }, { inFlightUntil: { lt: now } }] },
+      ],
     },
-    orderBy: { createdAt: "asc" },
+    orderBy: [{ leaseUntil: { sort: "asc", nulls: "first" } }, { createdAt: "asc" }],
     take: maxRows,
   });
   for (const action of due) {
@@ -55,20 +63,22 @@ async function finishPendingActions(db: Db, maxRows: number): Promise<number> {
 
 /** Delivered jobs whose review window passed: completed for the poster, the payment released. */
 async function autoRelease(db: Db, now: number, reviewSeconds: number, maxRows: number) {
-  const holds = await db.escrowHold.findMany({
-    where: {
-      state: "held",
-      OR: [{ disputeOpenedAt: null }, { resolvedAt: { not: null } }],
-      settlement: { status: "succeeded" },
-    },
-    take: maxRows * 5,
-  });
+  // Exactly the due ones, oldest delivery first: held, not frozen by a dispute, delivered at
+  // least the review window ago, and still capturable (before the capture deadline).
+  const dueBefore = new Date((now - reviewSeconds) * 1000);
+  const nowDate = new Date(now * 1000);
+  const due = await db.$queryRaw<{ id: string }[]>`
+    SELECT h."id" FROM "escrow_holds" h JOIN "jobs" j ON j."id" = h."jobId"
+     WHERE h."state" = 'held'
+       AND (h."disputeOpenedAt" IS NULL OR h."resolvedAt" IS NOT NULL)
+       AND h."captureBy" > ${nowDate}
+       AND j."status" = 'delivered' AND j."deliveredAt" <= ${dueBefore}
+     ORDER BY j."deliveredAt" ASC
+     LIMIT ${maxRows}`;
   let released = 0;
-  for (const hold of holds) {
-    if (released >= maxRows) break;
-    const job = await db.job.findUnique({ where: { id: hold.jobId } });
-    if (job?.status !== "delivered" || !job.deliveredAt) continue;
-    if (job.deliveredAt.getTime() / 1000 + reviewSeconds > now) continue;
+  for (const { id } of due) {
+    const hold = await db.escrowHold.findUniqueOrThrow({ where: { id } });
+    const job = await db.job.findUniqueOrThrow({ where: { id: hold.jobId } });
     try {
       const action = await runWrite(db, async (tx) => {
         await transition(tx, "complete", job.id, {
@@ -94,7 +104,11 @@ async function autoRelease(db: Db, now: number, reviewSeconds: number, maxRows: 
 async function detectReclaims(db: Db, now: number, maxRows: number) {
   const settings = getEscrowSettings()!;
   const expired = await db.escrowHold.findMany({
-    where: { state: "held", captureBy: { lte: new Date(now * 1000) } },
+    // Held, or on its way out when the payer's reclaim beat the operator's transaction.
+    where: {
+      state: { in: ["held", "releasing", "refunding", "splitting"] },
+      captureBy: { lte: new Date(now * 1000) },
+    },
     include: { settlement: true },
     // Round-robin: a hold checked and still holding money goes to the back (updatedAt below),
     // so that holds whose payers never reclaim cannot hide a later one that did.
@@ -104,10 +118,9 @@ async function detectReclaims(db: Db, now: number, maxRows: number) {
   for (const hold of expired) {
     try {
       const state = await readPaymentState(settings, hold.paymentInfoHash as Hex);
-      if (state.capturable !== 0n) {
-        await db.escrowHold.update({ where: { id: hold.id }, data: { updatedAt: new Date() } });
-        continue;
-      }
+      // Looked at: to the back of the queue whatever it shows.
+      await db.escrowHold.update({ where: { id: hold.id }, data: { updatedAt: new Date() } });
+      if (state.capturable !== 0n) continue;
       const latest = await getChainClient().getBlockNumber();
       const log = await findEscrowLog(
         hold.paymentInfoHash as Hex,

@@ -70,13 +70,21 @@ export class SerialSender {
    * Queues a transaction; resolves with its hash once the node has it. `onSigned` hears the
    * hash before each broadcast attempt (the transaction may still never land).
    */
-  send(request: SendRequest, onSigned?: OnSigned): Promise<Hex> {
-    const run = this.queue.then(() => this.sendNow(request, onSigned));
+  send(
+    request: SendRequest,
+    onSigned?: OnSigned,
+    options: { abortIfUnrecorded?: boolean } = {},
+  ): Promise<Hex> {
+    const run = this.queue.then(() => this.sendNow(request, onSigned, options));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async sendNow(request: SendRequest, onSigned?: OnSigned): Promise<Hex> {
+  private async sendNow(
+    request: SendRequest,
+    onSigned: OnSigned | undefined,
+    options: { abortIfUnrecorded?: boolean },
+  ): Promise<Hex> {
     const { client, account, chainId } = this.options;
     const maxAttempts = this.options.maxAttempts ?? 5;
     const gas = await this.estimateGas(request);
@@ -99,6 +107,9 @@ export class SerialSender {
         await onSigned?.({ hash, nonce, request });
       } catch (error) {
         console.error(`Could not record transaction ${hash} before broadcasting it:`, error);
+        // The escrow operator's transactions are found again by their recorded hash only:
+        // unrecorded, it is not sent (the nonce stays free for the next one).
+        if (options.abortIfUnrecorded) throw error;
       }
       try {
         await client.request({ method: "eth_sendRawTransaction", params: [raw] });
