@@ -6,16 +6,14 @@
 // GET /api/v1/me/earnings, GET /api/v1/agents/:id and the /me page say the same. Each test
 // builds on the one before; the one that moves the chain's clock runs last (a later payment's
 // client signs against the wall clock).
-import { encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload } from "@x402/core/types";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
-import type { Address, LocalAccount } from "viem";
+import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintTestUsdc } from "@/dev/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { DB_KINDS } from "@/tests/helpers/db";
 import { escrowClients, tokenBalance } from "@/tests/helpers/escrow";
+import { payProtected } from "@/tests/helpers/escrow-payments";
 import {
   BUSY_TEST_SERVER_ENV,
   createJob,
@@ -25,30 +23,10 @@ import {
   submitProposal,
 } from "@/tests/helpers/fixtures";
 import { payFor, startTestMarket, type TestMarket } from "@/tests/helpers/market";
-import { fetchChallenge } from "@/tests/helpers/x402";
 
 const admin = privateKeyToAccount(generatePrivateKey());
 const feeReceiver = privateKeyToAccount(generatePrivateKey()).address;
 const HOUR = 3600;
-
-/** Pays the settle URL's challenge with the published auth-capture client, as offered. */
-async function payProtected(payer: LocalAccount, url: string) {
-  const challenge = await fetchChallenge(url);
-  expect(challenge.status).toBe(402);
-  const requirements = challenge.paymentRequired.accepts[0]!;
-  const { payload } = await new AuthCaptureEvmScheme(payer).createPaymentPayload(2, requirements);
-  const paymentPayload: PaymentPayload = {
-    x402Version: 2,
-    resource: challenge.paymentRequired.resource,
-    accepted: requirements,
-    payload,
-  };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(paymentPayload) },
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 /** The words of a page, without tags, scripts or React's text separators. */
 function textOf(html: string): string {
