@@ -1426,7 +1426,12 @@ export type components = {
       | "job.delivered"
       | "job.completed"
       | "review.created"
-      | "message.created";
+      | "message.created"
+      | "payment.released"
+      | "payment.refunded"
+      | "job.cancelled"
+      | "dispute.opened"
+      | "dispute.resolved";
     MarkedRead: {
       /** @description How many were unread and are read now */
       marked: number;
