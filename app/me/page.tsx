@@ -31,7 +31,8 @@ function operatorFirst(work: MyWork): boolean {
     ([group, page]) =>
       MY_JOB_GROUPS[group as MyJobGroup].side === "poster" && page.items.length > 0,
   );
-  return work.agents.length > 0 && !posted && work.earnings.view.spent.payments === 0;
+  const { spent, escrow } = work.earnings.view;
+  return work.agents.length > 0 && !posted && spent.payments === 0 && escrow.spent.payments === 0;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Page } from "@/lib/kernel/pagination";
 import { formatDate, pluralize, STATUS_LABELS } from "@/lib/shared/format";
 import type { MyJobGroup, MyWorkSection } from "@/lib/shared/schemas/me";
 import type { AgentView, MyJobView, MyProposalView } from "@/lib/shared/view-types";
+import type { EscrowAmounts } from "./escrow-words";
 import { JobLists } from "./job-lists";
 import { MoneySummary } from "./money-summary";
 import { AGENT_SECTIONS, BID_SECTIONS } from "./sections";
@@ -22,10 +23,13 @@ interface Paging {
 export function AssignedWork({
   pages,
   agents,
+  escrowByJob,
   ...paging
 }: Paging & {
   pages: Partial<Record<MyJobGroup, Page<MyJobView>>>;
   agents: Map<string, AgentView>;
+  /** The jobs' protected payments (held, released, refunded). */
+  escrowByJob: Map<string, EscrowAmounts>;
 }) {
   const agentName = (job: MyJobView["job"]) =>
     (job.assignedAgentId ? agents.get(job.assignedAgentId)?.name : undefined) ?? "your agent";
@@ -33,6 +37,7 @@ export function AssignedWork({
     <JobLists
       sections={AGENT_SECTIONS}
       pages={pages}
+      escrow={{ byJob: escrowByJob, side: "earned" }}
       {...paging}
       render={(group, { job }) => {
         switch (group) {
@@ -169,10 +174,16 @@ export function AgentWorkSections({
                 title="Earned by my agents"
                 totals={earned}
                 perAgent={earned.byAgent}
+                escrow={{ side: "earned", totals: work.earnings.view.escrow.earned }}
               />
             </>
           ) : null}
-          <AssignedWork pages={work.jobs} agents={work.agentsById} {...paging} />
+          <AssignedWork
+            pages={work.jobs}
+            agents={work.agentsById}
+            escrowByJob={work.escrowByJob}
+            {...paging}
+          />
           <BidLists pages={work.bids} agents={work.agentsById} {...paging} />
         </>
       )}

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { Page } from "@/lib/kernel/pagination";
 import type { MyJobGroup } from "@/lib/shared/schemas/me";
 import type { MyJobView } from "@/lib/shared/view-types";
+import { type EscrowAmounts, jobEscrowLine } from "./escrow-words";
 import { MyJobCard } from "./my-job-card";
 import { WorkSection } from "./work-section";
 
@@ -15,10 +16,12 @@ export interface JobListProps {
   now: number;
   /** The line under each job and its action in place. */
   render: (group: MyJobGroup, item: MyJobView) => { detail?: ReactNode; action?: ReactNode };
+  /** The jobs' protected payments, and whose side of them this list is (the poster's: spent). */
+  escrow: { byJob: Map<string, EscrowAmounts>; side: "earned" | "spent" };
 }
 
 /** The job groups of one side of /me, each a WorkSection of MyJobCards. */
-export function JobLists({ sections, pages, alone, cursor, now, render }: JobListProps) {
+export function JobLists({ sections, pages, alone, cursor, now, render, escrow }: JobListProps) {
   return sections.map((section) => {
     const page = pages[section.group];
     if (!page) return null;
@@ -36,9 +39,15 @@ export function JobLists({ sections, pages, alone, cursor, now, render }: JobLis
       >
         {page.items.map((item) => {
           const { detail, action } = render(section.group, item);
+          const held = escrow.byJob.get(item.job.id);
           return (
             <li key={item.job.id}>
-              <MyJobCard job={item.job} now={now} detail={detail}>
+              <MyJobCard
+                job={item.job}
+                now={now}
+                detail={detail}
+                payment={held ? jobEscrowLine(held, escrow.side) : undefined}
+              >
                 {action}
               </MyJobCard>
             </li>

@@ -2,24 +2,31 @@ import Link from "next/link";
 import { UsdcAmount } from "@/components/ui/badges";
 import { explorerTxUrl } from "@/lib/shared/explorer";
 import { formatDate, pluralize } from "@/lib/shared/format";
-import { formatUsdc } from "@/lib/shared/money";
+import { atomicToUsdc, formatUsdc, usdcToAtomic } from "@/lib/shared/money";
 import { TRANSACTIONS_SECTION } from "@/lib/shared/schemas/me";
 import type { MyEarningsView, MyTransactionView } from "@/lib/shared/view-types";
+import { escrowBreakdown, paymentHeadline } from "./escrow-words";
 import { WorkSection } from "./work-section";
 
 type Totals = MyEarningsView["spent"];
+type EscrowTotals = MyEarningsView["escrow"]["earned"];
 
-/** A total and its breakdown per UTC month (the poster's spend, the operator's earnings). */
+/**
+ * A total and its breakdown per UTC month (the poster's spend, the operator's earnings), and
+ * with protected payments, what is still held in escrow, released and refunded.
+ */
 export function MoneySummary({
   id,
   title,
   totals,
   perAgent,
+  escrow,
 }: {
   id: string;
   title: string;
   totals: Totals;
   perAgent?: MyEarningsView["earned"]["byAgent"];
+  escrow?: { side: "earned" | "spent"; totals: EscrowTotals };
 }) {
   return (
     <section aria-labelledby={id} className="card p-4 sm:p-5" data-testid={id}>
@@ -35,6 +42,9 @@ export function MoneySummary({
           in {pluralize(totals.payments, "payment")}
         </span>
       </p>
+      {escrow && escrow.totals.payments > 0 ? (
+        <EscrowSummary side={escrow.side} totals={escrow.totals} />
+      ) : null}
       <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
         {perAgent && perAgent.length > 0 ? (
           <Breakdown
@@ -64,6 +74,77 @@ export function MoneySummary({
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** Protected payments on one side: held (not counted above), released (counted), refunded. */
+function EscrowSummary({ side, totals }: { side: "earned" | "spent"; totals: EscrowTotals }) {
+  const fee =
+    totals.feeUsdc > 0 ? `, after a platform fee of ${formatUsdc(totals.feeUsdc)} USDC` : "";
+  const rows =
+    side === "earned"
+      ? [
+          {
+            key: "held",
+            label: "Held in escrow",
+            amount: totals.heldUsdc,
+            note: "not earned yet: paid to your agents when the poster confirms the delivery",
+          },
+          {
+            key: "released",
+            label: "Released from escrow",
+            amount: totals.releasedUsdc,
+            note: `counted in the total above${fee}`,
+          },
+          {
+            key: "refunded",
+            label: "Refunded to posters",
+            amount: totals.refundedUsdc,
+            note: "never earned",
+          },
+        ]
+      : [
+          {
+            key: "held",
+            label: "Held in escrow",
+            amount: totals.heldUsdc,
+            note: "not spent yet: released to the agent when you confirm the delivery",
+          },
+          {
+            key: "released",
+            label: "Released to agents",
+            // What left the poster for good: the agent's part and the fee, added exactly.
+            amount: atomicToUsdc(usdcToAtomic(totals.releasedUsdc) + usdcToAtomic(totals.feeUsdc)),
+            note: `counted in the total above${totals.feeUsdc > 0 ? `, with a platform fee of ${formatUsdc(totals.feeUsdc)} USDC` : ""}`,
+          },
+          {
+            key: "refunded",
+            label: "Refunded to you",
+            amount: totals.refundedUsdc,
+            note: "back in your wallet",
+          },
+        ];
+  return (
+    <div className="mt-3" data-testid={`escrow-${side}`}>
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        Protected payments ({totals.payments})
+      </p>
+      <dl className="mt-1 space-y-1 text-sm">
+        {rows.map((row) => (
+          <div
+            key={row.key}
+            className="flex flex-wrap items-baseline gap-x-2"
+            data-escrow={row.key}
+          >
+            <dt className="font-medium text-slate-800 dark:text-slate-200">{row.label}:</dt>
+            <dd className="font-semibold tabular-nums">{formatUsdc(row.amount)} USDC</dd>
+            {row.amount > 0 ? (
+              <dd className="text-slate-600 dark:text-slate-400">({row.note})</dd>
+            ) : null}
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
 
@@ -108,20 +189,26 @@ function Breakdown({
   );
 }
 
-/** One settled payment, with its transaction hash (linked when the network has an explorer). */
+/**
+ * One settled payment, with its transaction hash (linked when the network has an explorer);
+ * a protected one says where its money is now.
+ */
 export function TransactionRow({ tx }: { tx: MyTransactionView }) {
   const url = explorerTxUrl(tx.network, tx.txHash);
   const hash = <span className="font-mono text-xs break-all">{tx.txHash}</span>;
   return (
-    <li className="card p-4" data-testid="transaction" data-tx-hash={tx.txHash}>
+    <li
+      className="card p-4"
+      data-testid="transaction"
+      data-tx-hash={tx.txHash}
+      data-escrow-state={tx.escrow?.state}
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="text-sm">
           <span
-            className={`font-semibold ${tx.direction === "earned" ? "text-emerald-700 dark:text-emerald-400" : "text-slate-800 dark:text-slate-200"}`}
+            className={`font-semibold ${tx.direction === "earned" && (!tx.escrow || tx.escrow.releasedUsdc > 0) ? "text-emerald-700 dark:text-emerald-400" : "text-slate-800 dark:text-slate-200"}`}
           >
-            {tx.direction === "earned"
-              ? `Paid to ${tx.agentName}`
-              : `Paid by you to ${tx.agentName}`}
+            {paymentHeadline(tx)}
           </span>{" "}
           for{" "}
           <Link href={`/jobs/${tx.jobId}`} className="font-medium hover:underline">
@@ -130,6 +217,11 @@ export function TransactionRow({ tx }: { tx: MyTransactionView }) {
         </p>
         <UsdcAmount amount={formatUsdc(tx.amountUsdc)} className="font-bold" />
       </div>
+      {tx.escrow ? (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Protected payment: {escrowBreakdown(tx.escrow)}
+        </p>
+      ) : null}
       <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
         <time dateTime={tx.settledAt}>{formatDate(tx.settledAt)}</time> · transaction{" "}
         {url ? (
@@ -159,7 +251,7 @@ export function PaymentsSection({
     <WorkSection
       id={TRANSACTIONS_SECTION}
       title="Payments"
-      description="Settled x402 payments: what you paid for your jobs and what your agents were paid."
+      description="Settled x402 payments: what you paid for your jobs and what your agents were paid. A protected payment is held in escrow until it is released to the agent or refunded to the poster."
       empty="No settled payments yet."
       count={transactions.length}
       nextCursor={earnings.nextCursor}

@@ -10,12 +10,15 @@ export function MyJobCard({
   job,
   now,
   detail,
+  payment,
   children,
 }: {
   job: JobView;
   now: number;
   /** Where it stands ("2 proposals waiting", "Delivered 3 hours ago"). */
   detail?: ReactNode;
+  /** Where its protected payment's money is ("7.25 USDC held in escrow, ..."), if it has one. */
+  payment?: ReactNode;
   /** The action in place (forms, buttons), if any. */
   children?: ReactNode;
 }) {
@@ -45,6 +48,11 @@ export function MyJobCard({
         />
       </div>
       {detail ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{detail}</p> : null}
+      {payment ? (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="my-job-escrow">
+          {payment}
+        </p>
+      ) : null}
       {children ? <div className="mt-4">{children}</div> : null}
     </article>
   );

@@ -6,6 +6,7 @@ import type { Page } from "@/lib/kernel/pagination";
 import { formatDate, pluralize, timeAgo } from "@/lib/shared/format";
 import type { MyJobGroup, MyWorkSection } from "@/lib/shared/schemas/me";
 import type { MyJobView, PublicPaymentConfig } from "@/lib/shared/view-types";
+import type { EscrowAmounts } from "./escrow-words";
 import { JobLists } from "./job-lists";
 import { MoneySummary } from "./money-summary";
 import { PosterDecisionPanel } from "./poster-decision";
@@ -16,6 +17,7 @@ export function PosterWork({
   pages,
   decisions,
   reviewed,
+  escrowByJob,
   viewer,
   payment,
   alone,
@@ -24,6 +26,8 @@ export function PosterWork({
 }: {
   pages: Partial<Record<MyJobGroup, Page<MyJobView>>>;
   decisions: Map<string, PosterDecision>;
+  /** The jobs' protected payments (held, released, refunded). */
+  escrowByJob: Map<string, EscrowAmounts>;
   /** Jobs the viewer reviewed already. */
   reviewed: Set<string>;
   viewer: string;
@@ -36,6 +40,7 @@ export function PosterWork({
     <JobLists
       sections={POSTER_SECTIONS}
       pages={pages}
+      escrow={{ byJob: escrowByJob, side: "spent" }}
       alone={alone}
       cursor={cursor}
       now={now}
@@ -105,13 +110,14 @@ export function PosterWorkSections({
 }) {
   const anyJob = POSTER_SECTIONS.some(({ group }) => (work.jobs[group]?.items.length ?? 0) > 0);
   const spent = work.earnings.view.spent;
+  const protectedSpend = work.earnings.view.escrow.spent;
   if (alone && !POSTER_GROUPS.has(alone as MyJobGroup)) return null;
   return (
     <section aria-labelledby="posted-heading" className="space-y-6" data-testid="poster-work">
       <h2 id="posted-heading" className="text-xl font-semibold">
         Jobs I posted
       </h2>
-      {!alone && !anyJob && spent.payments === 0 ? (
+      {!alone && !anyJob && spent.payments === 0 && protectedSpend.payments === 0 ? (
         <EmptyState
           title="You have not posted a job yet"
           action={
@@ -125,12 +131,18 @@ export function PosterWorkSections({
       ) : (
         <>
           {!alone ? (
-            <MoneySummary id="spend-summary" title="Spent on my jobs" totals={spent} />
+            <MoneySummary
+              id="spend-summary"
+              title="Spent on my jobs"
+              totals={spent}
+              escrow={{ side: "spent", totals: protectedSpend }}
+            />
           ) : null}
           <PosterWork
             pages={work.jobs}
             decisions={work.decisions}
             reviewed={work.reviewed}
+            escrowByJob={work.escrowByJob}
             viewer={viewer}
             payment={payment}
             alone={alone}

@@ -1231,26 +1231,33 @@ export type components = {
       unreadCount: number;
     };
     MyEarnings: {
+      /** @description Paid to my agents: pay-now payments, and releases of protected payments after the platform's fee (months by release); never money still held or refunded */
       earned: {
         /**
          * @description USDC, up to 6 decimals
          * @example 12.5
          */
         totalUsdc: number;
-        /** @description How many settled payments */
+        /** @description How many payments: pay-now settlements and releases of protected payments */
         payments: number;
         byAgent: components["schemas"]["AgentEarnings"][];
         byMonth: components["schemas"]["MonthTotal"][];
       };
+      /** @description Paid by me for my jobs: pay-now payments, and releases of protected payments with their fee (months by release); never money still held or refunded */
       spent: {
         /**
          * @description USDC, up to 6 decimals
          * @example 12.5
          */
         totalUsdc: number;
-        /** @description How many settled payments */
+        /** @description How many payments: pay-now settlements and releases of protected payments */
         payments: number;
         byMonth: components["schemas"]["MonthTotal"][];
+      };
+      /** @description Protected payments, held, released and refunded: `earned` those to my agents, `spent` those for my jobs */
+      escrow: {
+        earned: components["schemas"]["EscrowTotals"];
+        spent: components["schemas"]["EscrowTotals"];
       };
       /** @description Newest first, one page of them: meta.nextCursor pages on */
       transactions: components["schemas"]["MyTransaction"][];
@@ -1263,7 +1270,7 @@ export type components = {
        * @example 12.5
        */
       totalUsdc: number;
-      /** @description How many settled payments */
+      /** @description How many payments: pay-now settlements and releases of protected payments */
       payments: number;
     };
     MonthTotal: {
@@ -1277,10 +1284,34 @@ export type components = {
        * @example 12.5
        */
       totalUsdc: number;
-      /** @description How many settled payments */
+      /** @description How many payments: pay-now settlements and releases of protected payments */
       payments: number;
     };
-    /** @description A settled x402 payment I made or one of my agents received. */
+    EscrowTotals: {
+      /** @description How many protected payments */
+      payments: number;
+      /**
+       * @description Still in escrow: neither earned nor spent yet
+       * @example 12.5
+       */
+      heldUsdc: number;
+      /**
+       * @description Released to the agent, after the platform's fee
+       * @example 12.5
+       */
+      releasedUsdc: number;
+      /**
+       * @description The platform's fee out of the released amounts
+       * @example 12.5
+       */
+      feeUsdc: number;
+      /**
+       * @description Returned to the poster (refund, the poster's part of a split, reclaim)
+       * @example 12.5
+       */
+      refundedUsdc: number;
+    };
+    /** @description A settled x402 payment I made or one of my agents received (for a protected payment: its authorization into escrow, with where the money is now). */
     MyTransaction: {
       /**
        * @description earned: paid to one of my agents; spent: paid by me for my job
@@ -1296,7 +1327,7 @@ export type components = {
       agentId: string;
       agentName: string;
       /**
-       * @description USDC, up to 6 decimals
+       * @description What the poster paid: to the agent (now), or into escrow (escrow: see `escrow` for where it is now)
        * @example 12.5
        */
       amountUsdc: number;
@@ -1307,6 +1338,49 @@ export type components = {
        * @example 2026-11-22T10:00:00.000Z
        */
       settledAt: string;
+      /**
+       * @description now: paid to the agent at once; escrow: a protected payment, held until released
+       * @enum {string}
+       */
+      mode: "now" | "escrow";
+      /** @description A protected payment's hold; null for pay-now */
+      escrow: components["schemas"]["MyTransactionEscrow"] | null;
+    };
+    /** @description A protected payment's hold: still held, released to the agent, refunded to the poster. */
+    MyTransactionEscrow: {
+      /**
+       * @description held: in escrow; releasing/refunding/splitting: the operator's transaction is being decided; released: paid to the agent; refunded: back to the poster; split: part each; reclaimed: the poster took it back on chain after heldUntil.
+       * @enum {string}
+       */
+      state:
+        | "held"
+        | "releasing"
+        | "released"
+        | "refunding"
+        | "refunded"
+        | "splitting"
+        | "split"
+        | "reclaimed";
+      /**
+       * @description Still in escrow.
+       * @example 12.5
+       */
+      heldUsdc: number;
+      /**
+       * @description Paid to the agent's payee (after the fee).
+       * @example 12.5
+       */
+      releasedUsdc: number;
+      /**
+       * @description The platform's fee out of the released amount.
+       * @example 12.5
+       */
+      feeUsdc: number;
+      /**
+       * @description Returned to the poster (void, or reclaim).
+       * @example 12.5
+       */
+      refundedUsdc: number;
     };
     MyJob: {
       job: components["schemas"]["Job"];

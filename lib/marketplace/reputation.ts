@@ -1,8 +1,8 @@
 // What reputation is made of, in one place: the smallest amount a budget or bid may be, and
 // which payments count toward a Verified badge, a review's weight and an agent's completed
 // jobs. Only real work paid to someone else counts: a succeeded payment of at least the
-// minimum, whose payer is neither the payee nor the agent's operator. Dust and self-dealing
-// buy nothing.
+// minimum, whose payer is neither the payee nor the agent's operator; for a protected payment,
+// only what was released to the agent. Dust, self-dealing and refunded money buy nothing.
 import { getConfig } from "@/lib/platform/config";
 import { DomainError } from "@/lib/platform/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -29,21 +29,36 @@ export function assertAtLeastMinimum(field: string, atomic: bigint): void {
  * The payments that earn reputation, one row each: `jobId`, `agentId`, `payer`,
  * `amountAtomic`. A job has at most one succeeded payment (settlements_one_live_per_job).
  * `agentIds` narrows it to those agents' payments.
+ *
+ * A pay-now payment counts in full once settled. A protected one counts only for what reaches
+ * the agent: what was captured (released, or the agent's part of a split), or the whole rest
+ * while its release is being sent (`releasing`: the completion that starts it earns the badge
+ * in its own transaction; a release that fails puts the hold back to `held` and it stops
+ * counting). Held, refunded and reclaimed money never counts, whatever the job's state.
  */
 export function reputablePaymentsSql(agentIds?: readonly string[]): Prisma.Sql {
   const narrowed = agentIds
     ? Prisma.sql`AND p."agentId" IN (${Prisma.join(agentIds)})`
     : Prisma.empty;
   return Prisma.sql`(
-    SELECT s."jobId", p."agentId", lower(s."payer") AS "payer", s."amountAtomic"
-    FROM "settlements" s
-    JOIN "proposals" p ON p."id" = s."proposalId"
-    JOIN "agents" a ON a."id" = p."agentId"
-    WHERE s."status" = 'succeeded'
-      AND s."amountAtomic" >= ${minimumAmountAtomic()}
-      AND lower(s."payer") <> lower(s."payTo")
-      AND lower(s."payer") <> lower(a."operatorAddress")
-      ${narrowed}
+    SELECT "jobId", "agentId", "payer", "amountAtomic"
+    FROM (
+      SELECT s."jobId", p."agentId", lower(s."payer") AS "payer",
+             lower(s."payTo") AS "payTo", lower(a."operatorAddress") AS "operator",
+             CASE WHEN s."scheme" = 'exact' THEN s."amountAtomic"
+                  WHEN h."state" = 'releasing' THEN h."amountAtomic" - h."returnedAtomic"
+                  ELSE COALESCE(h."capturedAtomic", 0) END AS "amountAtomic"
+      FROM "settlements" s
+      JOIN "proposals" p ON p."id" = s."proposalId"
+      JOIN "agents" a ON a."id" = p."agentId"
+      LEFT JOIN "escrow_holds" h ON h."settlementId" = s."id"
+      WHERE s."status" = 'succeeded'
+        ${narrowed}
+    ) settled
+    WHERE "amountAtomic" > 0
+      AND "amountAtomic" >= ${minimumAmountAtomic()}
+      AND "payer" <> "payTo"
+      AND "payer" <> "operator"
   )`;
 }
 

@@ -1,10 +1,12 @@
 // The /me page's data: the same lists as GET /api/v1/me/* (lib/marketplace/work.ts,
 // lib/payments/ledger/earnings.ts), a preview of each or one list paged, plus what puts each job's
 // next action in place: the poster's pending bids with the buttons the job page would offer
-// (the same decision, decideJobActions), and whether the poster reviewed a job already.
+// (the same decision, decideJobActions), whether the poster reviewed a job already, and where
+// each listed job's protected payment is (held, released, refunded).
 import "server-only";
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
+import type { EscrowHold } from "@/lib/generated/prisma/client";
 import { DomainError } from "@/lib/platform/errors";
 import { getMyEarnings } from "@/lib/payments/ledger/earnings";
 import { liveSettlementForJob } from "@/lib/payments/ledger/settlements";
@@ -16,12 +18,14 @@ import {
   type MyWorkSection,
   TRANSACTIONS_SECTION,
 } from "@/lib/shared/schemas/me";
+import { atomicToUsdc } from "@/lib/shared/money";
 import type {
   AgentView,
   JobView,
   MyEarningsView,
   MyJobView,
   MyProposalView,
+  MyTransactionView,
   ProposalView,
 } from "@/lib/shared/view-types";
 import { getAgentsByIds, listAgentsOperatedBy } from "@/lib/marketplace/agents";
@@ -44,7 +48,11 @@ export interface MyWork {
   agentsById: Map<string, AgentView>;
   decisions: Map<string, PosterDecision>;
   reviewed: Set<string>;
+  /** The listed jobs paid with a protected payment: where its money is, by job id. */
+  escrowByJob: Map<string, EscrowAmounts>;
 }
+
+export type EscrowAmounts = NonNullable<MyTransactionView["escrow"]>;
 
 /**
  * Everything /me shows to `wallet`: every list's first few items, or with `section` that one
@@ -85,7 +93,8 @@ export async function loadMyWork(
   const bids = Object.fromEntries(bidSections.map((id, i) => [id, bidPages[i]!]));
   const waiting = jobs.proposals_waiting?.items.map((item) => item.job) ?? [];
   const reviewable = [...(jobs.to_confirm?.items ?? []), ...(jobs.in_progress?.items ?? [])];
-  const [decisions, reviewed, bidAgents] = await Promise.all([
+  const listedJobIds = Object.values(jobs).flatMap((page) => page.items.map((item) => item.job.id));
+  const [decisions, reviewed, bidAgents, escrowByJob] = await Promise.all([
     posterDecisions(db, waiting),
     reviewedJobIds(
       db,
@@ -96,12 +105,33 @@ export async function loadMyWork(
       db,
       bidPages.flatMap((page) => page.items.map((item) => item.proposal.agentId)),
     ),
+    escrowOfJobs(db, listedJobIds),
   ]);
   const agentsById = new Map([...bidAgents, ...agents.map((agent) => [agent.id, agent] as const)]);
   for (const decision of decisions.values()) {
     for (const [id, agent] of decision.agents) agentsById.set(id, agent);
   }
-  return { jobs, bids, earnings, agents, agentsById, decisions, reviewed };
+  return { jobs, bids, earnings, agents, agentsById, decisions, reviewed, escrowByJob };
+}
+
+/** The protected payments of these jobs (their live hold), by job id; pay-now jobs are absent. */
+export async function escrowOfJobs(db: Db, jobIds: string[]): Promise<Map<string, EscrowAmounts>> {
+  if (jobIds.length === 0) return new Map();
+  const holds = await db.escrowHold.findMany({
+    where: { jobId: { in: [...new Set(jobIds)] }, settlement: { status: "succeeded" } },
+  });
+  return new Map(holds.map((hold) => [hold.jobId, escrowAmounts(hold)]));
+}
+
+/** The same amounts as the job's payment view (lib/payments/ledger/payment-view.ts). */
+function escrowAmounts(hold: EscrowHold): EscrowAmounts {
+  return {
+    state: hold.state,
+    heldUsdc: atomicToUsdc(hold.amountAtomic - hold.capturedAtomic - hold.returnedAtomic),
+    releasedUsdc: atomicToUsdc(hold.capturedAtomic - hold.feeAtomic),
+    feeUsdc: atomicToUsdc(hold.feeAtomic),
+    refundedUsdc: atomicToUsdc(hold.returnedAtomic),
+  };
 }
 
 /** Loads from `cursor`, or from the start when the cursor is not valid (a stale link). */
