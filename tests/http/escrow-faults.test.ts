@@ -54,6 +54,8 @@ const isCaptureSend = (request: { rpcMethods: string[]; body: string }) =>
         ESCROW_GRACE_HOURS: "1",
         ESCROW_REVIEW_HOURS: "2",
         ESCROW_DISPUTE_HOURS: "24",
+        // Disputes need someone who can resolve them.
+        ADMIN_ADDRESSES: "0x000000000000000000000000000000000000a11c",
       };
       servers = [await startServer(env)];
     }, 180_000);
