@@ -1,8 +1,10 @@
-// What the browser needs to know about payments: network, chain, token and whether the dev
-// faucet exists. Read at request time on the server and passed to client components as props,
-// so one build works against any chain (the test chain's port is only known at run time).
+// What the browser needs to know about payments: network, chain, token, whether the dev
+// faucet exists and whether protected payments (escrow) are offered. Read at request time on
+// the server and passed to client components as props, so one build works against any chain
+// (the test chain's port is only known at run time).
 import { getConfig } from "@/lib/platform/config";
 import type { PublicPaymentConfig } from "@/lib/shared/view-types";
+import { getEscrowSettings } from "../escrow/settings";
 import { browserRpcUrl } from "./browser-rpc";
 import { resolveSettlementNetwork } from "./network";
 
@@ -11,6 +13,7 @@ export type { PublicPaymentConfig };
 export function getPublicPaymentConfig(): PublicPaymentConfig {
   const settlement = resolveSettlementNetwork(getConfig());
   const local = settlement.name === "local";
+  const escrow = escrowSettingsOrOff();
   return {
     network: settlement.network,
     chainId: settlement.chain.id,
@@ -19,5 +22,24 @@ export function getPublicPaymentConfig(): PublicPaymentConfig {
     tokenVersion: settlement.eip712Domain.version,
     faucetEnabled: local,
     rpcUrl: browserRpcUrl(getConfig()),
+    protectedPayments: escrow !== null,
+    escrow: escrow && {
+      address: escrow.escrow,
+      operator: escrow.operator,
+      reviewSeconds: escrow.reviewSeconds,
+      disputeSeconds: escrow.disputeSeconds,
+    },
   };
+}
+
+/**
+ * A misconfigured escrow operator (ConfigError) turns protected payments off, not paying as a
+ * whole: pay-now stays offered, and settle's `mode=escrow` reports the error to who asks.
+ */
+function escrowSettingsOrOff() {
+  try {
+    return getEscrowSettings();
+  } catch {
+    return null;
+  }
 }
