@@ -44,7 +44,7 @@ export function escrowStory(facts: StoryFacts): EscrowStory {
       if (Date.parse(escrow.heldUntil) <= now) {
         return {
           title: "The hold has expired",
-          body: `Nothing can be released any more: ${poster} can reclaim the ${usdc(escrow.heldUsdc)} from the escrow contract on chain.`,
+          body: `Nothing can be released any more: ${poster} can reclaim the ${usdc(escrow.heldUsdc)} from the escrow contract on chain, with the payment id below.`,
           tone: "alert",
         };
       }

@@ -13,7 +13,9 @@ export type { PublicPaymentConfig };
 export function getPublicPaymentConfig(): PublicPaymentConfig {
   const settlement = resolveSettlementNetwork(getConfig());
   const local = settlement.name === "local";
-  const escrow = escrowSettingsOrOff();
+  // Null when protected payments are off; a bad escrow configuration stopped the start
+  // (lib/api/startup.ts) and never reaches a page.
+  const escrow = getEscrowSettings();
   return {
     network: settlement.network,
     chainId: settlement.chain.id,
@@ -30,16 +32,4 @@ export function getPublicPaymentConfig(): PublicPaymentConfig {
       disputeSeconds: escrow.disputeSeconds,
     },
   };
-}
-
-/**
- * A misconfigured escrow operator (ConfigError) turns protected payments off, not paying as a
- * whole: pay-now stays offered, and settle's `mode=escrow` reports the error to who asks.
- */
-function escrowSettingsOrOff() {
-  try {
-    return getEscrowSettings();
-  } catch {
-    return null;
-  }
 }
