@@ -14,7 +14,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { GANACHE_PRIVATE_KEYS, LOCAL_CHAIN_ID } from "@/dev/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { payingFetch, tokenReader } from "@/tests/helpers/x402";
-import { e2eState } from "./state";
+import { E2E_ADMIN_INDEX, e2eState } from "./state";
 import { installWallet, type TestWallet, WALLET_NAME } from "./wallet";
 
 /** Funded local-chain accounts (10,000 test USDC each at deployment). */
@@ -24,6 +24,8 @@ export const KEYS = {
   agent2: GANACHE_PRIVATE_KEYS[4],
   other: GANACHE_PRIVATE_KEYS[5],
   poster2: GANACHE_PRIVATE_KEYS[6],
+  /** A platform admin (ADMIN_ADDRESSES, e2e/serve.ts): resolves disputes. */
+  admin: GANACHE_PRIVATE_KEYS[E2E_ADMIN_INDEX],
 } as const;
 
 export const freshKey = (): Hex => generatePrivateKey();

@@ -6,11 +6,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
+import { GANACHE_ADDRESSES, LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { startTestChain } from "@/tests/helpers/chain";
 import { prepareServerDatabase, TEST_SESSION_SECRET } from "@/tests/helpers/server";
 import { appServerArgs } from "@/tools/run";
-import { e2ePort, stateFile } from "./state";
+import { E2E_ADMIN_INDEX, e2ePort, stateFile } from "./state";
 
 async function main() {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -39,6 +39,8 @@ async function main() {
         APP_URL: `http://127.0.0.1:${port}`,
         ...LOCAL_FACILITATOR_ENV,
         CHAIN_RPC_URL: chain.rpcUrl,
+        // Protected payments' disputes are resolved by an admin (e2e/protected-payment.spec.ts).
+        ADMIN_ADDRESSES: GANACHE_ADDRESSES[E2E_ADMIN_INDEX],
         // The suite signs in and writes far more often than a person would.
         RATE_LIMIT_WRITES_PER_MINUTE: "100000",
         RATE_LIMIT_AUTH_PER_MINUTE: "100000",

@@ -15,3 +15,6 @@ export function stateFile(port: number = e2ePort()): string {
 export function e2eState(): { rpcUrl: string } {
   return JSON.parse(fs.readFileSync(stateFile(), "utf8"));
 }
+
+/** The local chain account that e2e/serve.ts makes a platform admin (ADMIN_ADDRESSES). */
+export const E2E_ADMIN_INDEX = 9;

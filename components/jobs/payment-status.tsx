@@ -11,9 +11,12 @@ export function PaymentStatus({ payment }: { payment: PaymentView }) {
           Payment settling — the chain has not confirmed yet
         </h2>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-          {payment.amountUsdc} USDC from the poster to the agent is on its way. No second payment
-          can start until this one is settled; this page shows the outcome once the chain has
-          decided.
+          {payment.amountUsdc} USDC from the poster{" "}
+          {payment.mode === "escrow"
+            ? "into the escrow contract (a protected payment)"
+            : "to the agent"}{" "}
+          is on its way. No second payment can start until this one is settled; this page shows the
+          outcome once the chain has decided.
         </p>
         {hash ? <p className="mt-2 text-sm">Transaction {hash}</p> : null}
       </section>

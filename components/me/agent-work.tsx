@@ -48,6 +48,10 @@ export function AssignedWork({
             };
           case "awaiting_confirmation":
             return { detail: `${agentName(job)} delivered; the poster confirms next.` };
+          case "assigned_cancelled":
+            return {
+              detail: `${agentName(job)} · cancelled ${formatDate(job.updatedAt)}; open the job to see where the payment went.`,
+            };
           default:
             return {
               detail: `${agentName(job)} · completed ${job.completedAt ? formatDate(job.completedAt) : ""}`,

@@ -8,7 +8,13 @@ import { WorkSection } from "./work-section";
 
 /** What a job list of /me needs to draw one group: its page and how to draw each job. */
 export interface JobListProps {
-  sections: { group: MyJobGroup; title: string; description?: string; empty: string }[];
+  sections: {
+    group: MyJobGroup;
+    title: string;
+    description?: string;
+    empty: string;
+    hideWhenEmpty?: boolean;
+  }[];
   pages: Partial<Record<MyJobGroup, Page<MyJobView>>>;
   /** The section shown alone (paged), if any. */
   alone: string | undefined;
@@ -25,6 +31,7 @@ export function JobLists({ sections, pages, alone, cursor, now, render, escrow }
   return sections.map((section) => {
     const page = pages[section.group];
     if (!page) return null;
+    if (section.hideWhenEmpty && page.items.length === 0 && alone !== section.group) return null;
     return (
       <WorkSection
         key={section.group}

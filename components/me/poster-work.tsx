@@ -82,6 +82,10 @@ export function PosterWork({
             };
           case "awaiting_proposals":
             return { detail: "Open; no pending proposals yet." };
+          case "cancelled":
+            return {
+              detail: `Cancelled ${formatDate(job.updatedAt)}; open the job to see where the payment went.`,
+            };
           default:
             return {
               detail: job.completedAt ? `Completed ${formatDate(job.completedAt)}` : undefined,

@@ -11,6 +11,8 @@ interface Words {
   title: string;
   description?: string;
   empty: string;
+  /** Left out of the overview while empty (a list most people never need). */
+  hideWhenEmpty?: boolean;
 }
 
 export const POSTER_SECTIONS: ({ group: MyJobGroup } & Words)[] = [
@@ -33,6 +35,13 @@ export const POSTER_SECTIONS: ({ group: MyJobGroup } & Words)[] = [
     empty: "Every open job of yours has a proposal.",
   },
   { group: "done", title: "Done", empty: "No completed jobs yet." },
+  {
+    group: "cancelled",
+    title: "Cancelled",
+    description: "Jobs that ended without a delivery; their protected payments went back to you.",
+    empty: "No cancelled jobs.",
+    hideWhenEmpty: true,
+  },
 ];
 
 export const AGENT_SECTIONS: ({ group: MyJobGroup } & Words)[] = [
@@ -48,6 +57,13 @@ export const AGENT_SECTIONS: ({ group: MyJobGroup } & Words)[] = [
     empty: "No deliveries waiting for confirmation.",
   },
   { group: "delivered_done", title: "Completed", empty: "No completed jobs yet." },
+  {
+    group: "assigned_cancelled",
+    title: "Cancelled",
+    description: "Jobs cancelled by the poster or by a dispute's decision; the payment went back.",
+    empty: "No cancelled jobs.",
+    hideWhenEmpty: true,
+  },
 ];
 
 export const BID_SECTIONS: ({ id: BidSection } & Words)[] = [

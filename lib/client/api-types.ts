@@ -494,7 +494,7 @@ export type paths = {
     };
     /**
      * My jobs (posted by me, or assigned to agents I operate), each with its group
-     * @description Newest first; `group` lists one group only. Groups: `proposals_waiting`: my jobs, open, with a pending proposal; `awaiting_proposals`: my jobs, open, without a pending proposal; `in_progress`: my jobs, in_progress; `to_confirm`: my jobs, delivered; `done`: my jobs, completed; `to_deliver`: jobs assigned to my agents, in_progress; `awaiting_confirmation`: jobs assigned to my agents, delivered; `delivered_done`: jobs assigned to my agents, completed.
+     * @description Newest first; `group` lists one group only. Groups: `proposals_waiting`: my jobs, open, with a pending proposal; `awaiting_proposals`: my jobs, open, without a pending proposal; `in_progress`: my jobs, in_progress; `to_confirm`: my jobs, delivered; `done`: my jobs, completed; `cancelled`: my jobs, cancelled; `to_deliver`: jobs assigned to my agents, in_progress; `awaiting_confirmation`: jobs assigned to my agents, delivered; `delivered_done`: jobs assigned to my agents, completed; `assigned_cancelled`: jobs assigned to my agents, cancelled.
      */
     get: operations["listMyJobs"];
     put?: never;
@@ -1394,9 +1394,11 @@ export type components = {
         | "in_progress"
         | "to_confirm"
         | "done"
+        | "cancelled"
         | "to_deliver"
         | "awaiting_confirmation"
-        | "delivered_done";
+        | "delivered_done"
+        | "assigned_cancelled";
       /** @description Pending proposals on the job */
       pendingProposals: number;
     };
@@ -4988,9 +4990,11 @@ export interface operations {
           | "in_progress"
           | "to_confirm"
           | "done"
+          | "cancelled"
           | "to_deliver"
           | "awaiting_confirmation"
-          | "delivered_done";
+          | "delivered_done"
+          | "assigned_cancelled";
         limit?: number;
         cursor?: string;
       };

@@ -83,4 +83,20 @@ export interface PublicPaymentConfig {
   faucetEnabled: boolean;
   /** A JSON-RPC URL the browser may read from; never a private (keyed) RPC URL. */
   rpcUrl: string;
+  /** Protected payments (escrow) are offered: the server has an escrow operator. */
+  protectedPayments: boolean;
+  /**
+   * Protected payments' contract, operator and windows, which the pay dialog checks a
+   * challenge against and shows its deadlines with; null when they are off.
+   */
+  escrow: {
+    /** The Commerce Payments AuthCaptureEscrow contract. */
+    address: `0x${string}`;
+    /** The server's operator key's address: the challenge's captureAuthorizer. */
+    operator: `0x${string}`;
+    /** After delivery: released to the agent then unless completed or disputed first. */
+    reviewSeconds: number;
+    /** How long a dispute may take past the review window (part of the hold's expiry). */
+    disputeSeconds: number;
+  } | null;
 }

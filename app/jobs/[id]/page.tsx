@@ -9,6 +9,7 @@ import { JobHeader } from "@/components/jobs/job-page/job-header";
 import { JobProposals } from "@/components/jobs/job-page/job-proposals";
 import { JobReviews } from "@/components/jobs/job-page/job-reviews";
 import { JobSummary } from "@/components/jobs/job-page/job-summary";
+import { EscrowStatus } from "@/components/jobs/escrow/escrow-status";
 import { JobProgress } from "@/components/jobs/job-progress";
 import { PaymentStatus } from "@/components/jobs/payment-status";
 import { currentWallet } from "@/lib/auth/session-cookie";
@@ -16,8 +17,10 @@ import { getJobThreads } from "@/lib/conversations/job-threads";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/platform/errors";
 import { getJob } from "@/lib/marketplace/jobs";
+import { isAdmin } from "@/lib/marketplace/protected-payments";
 import { getJobPageView, type JobPageView } from "@/lib/views/job-page";
 import { getPublicPaymentConfig } from "@/lib/payments/chain/public-config";
+import { getJobPayment } from "@/lib/payments/ledger/payment-view";
 import { requestTime } from "@/lib/shared/format";
 
 type Params = { params: Promise<{ id: string }> };
@@ -50,6 +53,15 @@ function paymentConfig() {
   }
 }
 
+/** The job's protected payment once it is held (or was), else null: pay-now shows none. */
+async function protectedPayment(view: JobPageView) {
+  if (view.job.status === "open" && !view.paidProposalId) return null;
+  const payment = await getJobPayment(await getDb(), view.job.id);
+  return payment?.mode === "escrow" && payment.escrow
+    ? { ...payment, escrow: payment.escrow }
+    : null;
+}
+
 export default async function JobPage({ params }: Params) {
   await connection();
   const { id } = await params;
@@ -57,6 +69,7 @@ export default async function JobPage({ params }: Params) {
   const { job } = view;
   const isPoster = view.role === "poster";
   const now = requestTime();
+  const escrowPayment = await protectedPayment(view);
   const threads = await getJobThreads(
     await getDb(),
     view.viewer,
@@ -76,6 +89,7 @@ export default async function JobPage({ params }: Params) {
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <JobSummary
           job={job}
+          protectedPayment={escrowPayment !== null}
           activeProposals={view.activeProposals.length}
           assignedAgent={view.assignedAgent}
         />
@@ -84,7 +98,21 @@ export default async function JobPage({ params }: Params) {
           <JobDescription job={job} />
           <JobDelivery job={job} canDownload={view.canDownload} />
           {view.payment ? <PaymentStatus payment={view.payment} /> : null}
-          <ActionPanel view={view} />
+          {escrowPayment ? (
+            <EscrowStatus
+              escrow={escrowPayment.escrow}
+              network={escrowPayment.network}
+              authorizationTx={escrowPayment.txHash}
+              job={job}
+              agentName={view.assignedAgent?.name ?? "the agent"}
+              viewer={view.viewer}
+              viewerIsPoster={isPoster}
+              viewerIsAgent={view.role === "assigned_agent"}
+              viewerIsAdmin={view.viewer !== null && isAdmin(view.viewer)}
+              now={now}
+            />
+          ) : null}
+          <ActionPanel view={view} escrow={escrowPayment?.escrow ?? null} />
           <JobReviews reviews={view.reviews} />
           <JobProposals
             view={view}

@@ -1,10 +1,21 @@
+import { type EscrowView, openDispute } from "@/components/jobs/escrow/escrow-story";
+import { formatUsdc } from "@/lib/shared/money";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
 import type { JobPageView } from "@/lib/views/job-page";
 import { ActionCard } from "./cards";
 import { CompleteForm, DeliverForm, FinishAcceptance, ReviewForm } from "./role-actions";
 
-/** The viewer's next step, as lib/marketplace/job-view.ts decided it. */
-export function ActionPanel({ view }: { view: JobPageView }) {
+/**
+ * The viewer's next step, as lib/views/job-page.ts decided it; with a protected payment
+ * (`escrow`), completing says it releases the money, and an open dispute holds it.
+ */
+export function ActionPanel({
+  view,
+  escrow = null,
+}: {
+  view: JobPageView;
+  escrow?: EscrowView | null;
+}) {
   const { panel, job, assignedAgent, agents, activeProposals } = view;
   switch (panel?.kind) {
     case undefined:
@@ -37,10 +48,22 @@ export function ActionPanel({ view }: { view: JobPageView }) {
         </ActionCard>
       );
     case "complete":
+      if (escrow && openDispute(escrow)) {
+        return (
+          <ActionCard
+            title="Review the delivery"
+            description="A dispute is open: the job can be completed only by the platform's decision on it."
+          />
+        );
+      }
       return (
         <ActionCard
           title="Review the delivery"
-          description="Check the delivered files. Completing the job confirms the delivery; you can rate the agent at the same time."
+          description={
+            escrow?.state === "held"
+              ? `Check the delivered files. Completing the job confirms the delivery and releases the ${formatUsdc(escrow.heldUsdc)} USDC held in escrow to the agent; you can rate the agent at the same time.`
+              : "Check the delivered files. Completing the job confirms the delivery; you can rate the agent at the same time."
+          }
         >
           <CompleteForm jobId={job.id} alreadyReviewed={panel.alreadyReviewed} />
         </ActionCard>

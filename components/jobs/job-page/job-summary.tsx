@@ -9,10 +9,13 @@ export function JobSummary({
   job,
   activeProposals,
   assignedAgent,
+  protectedPayment = false,
 }: {
   job: JobView;
   activeProposals: number;
   assignedAgent: AgentView | undefined;
+  /** Paid protected: the payment's hash is the one that moved the money into escrow. */
+  protectedPayment?: boolean;
 }) {
   return (
     <aside className="space-y-4 lg:order-last" aria-label="Job summary">
@@ -38,7 +41,7 @@ export function JobSummary({
             </SummaryItem>
           ) : null}
           {job.paymentTxHash ? (
-            <SummaryItem label="Payment">
+            <SummaryItem label={protectedPayment ? "Payment (protected)" : "Payment"}>
               <span
                 className="block font-mono text-xs break-all"
                 title={job.paymentTxHash}

@@ -31,3 +31,13 @@ export const RejectButton = dynamic(() =>
 export const MessageForm = dynamic(() =>
   import("@/components/conversations/message-form").then((m) => m.MessageForm),
 );
+/** A protected payment's actions: the poster's cancel, either party's dispute, an admin's decision. */
+export const CancelJobButton = dynamic(() =>
+  import("@/components/jobs/escrow/escrow-actions").then((m) => m.CancelJobButton),
+);
+export const DisputeForm = dynamic(() =>
+  import("@/components/jobs/escrow/escrow-actions").then((m) => m.DisputeForm),
+);
+export const ResolveDisputeForm = dynamic(() =>
+  import("@/components/jobs/escrow/escrow-actions").then((m) => m.ResolveDisputeForm),
+);

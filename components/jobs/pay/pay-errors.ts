@@ -44,8 +44,12 @@ export function challengeFailure(result: ApiResult<unknown>): {
 
 export const challengeUnreadable = "The server's payment request could not be read.";
 
-export function wrongNetwork(networks: string[]): string {
-  return `The server asks for a payment on a network this page does not support (${networks.join(", ")}).`;
+/** The challenge has no offer of the chosen way to pay on our network. */
+export function noOffer(mode: "now" | "escrow", offers: string[]): string {
+  const asked = offers.length > 0 ? offers.join(", ") : "nothing";
+  return mode === "escrow"
+    ? `The server did not offer a protected payment on this page's network (it asks for ${asked}). Nothing was signed.`
+    : `The server asks for a payment on a network this page does not support (${asked}).`;
 }
 
 export function challengeMismatch(fields: string[]): string {

@@ -8,6 +8,7 @@ import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { Spinner } from "@/components/forms/fields";
 import { useWallet } from "@/components/wallet/wallet-context";
 import { useUsdcBalance } from "@/components/wallet/use-usdc-balance";
+import { PayModeChoice } from "./pay-mode-choice";
 import { PaySteps } from "./pay-steps";
 import { PaySummary } from "./pay-summary";
 import type { PayTarget } from "./types";
@@ -25,21 +26,29 @@ export interface PayFlowProps {
 const NOTICE =
   "rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200";
 
-/** The pay dialog's body, inside the wallet tree: challenge → summary → steps → done. */
+/**
+ * The pay dialog's body, inside the wallet tree: the way to pay (where protected payments are
+ * offered) → its challenge → summary → steps → done.
+ */
 export default function PayFlow(props: PayFlowProps) {
   const { target, payment, viewerAddress, onChanged, onClose } = props;
   const { address, status: accountStatus } = useAccount();
   const { requestSignIn } = useWallet();
   const balance = useUsdcBalance(payment, address);
-  const { challenge, run, locked, reloadChallenge, start, retry } = usePayRun(props);
+  const { mode, chooseMode, challenge, run, locked, reloadChallenge, start, retry } =
+    usePayRun(props);
   const reloadJob = () => {
     onChanged();
     onClose();
   };
+  const choice = payment.protectedPayments ? (
+    <PayModeChoice mode={mode} onChoose={chooseMode} name={`pay-mode-${target.proposalId}`} />
+  ) : null;
 
   if (challenge.kind === "loading") {
     return (
-      <div className="px-5 py-8">
+      <div className="space-y-5 px-5 py-5">
+        {choice}
         <p
           role="status"
           className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400"
@@ -51,7 +60,8 @@ export default function PayFlow(props: PayFlowProps) {
   }
   if (challenge.kind === "error") {
     return (
-      <div className="space-y-4 px-5 py-6">
+      <div className="space-y-4 px-5 py-5">
+        {choice}
         <div
           role="alert"
           className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 dark:bg-red-950/60 dark:text-red-200"
@@ -79,11 +89,17 @@ export default function PayFlow(props: PayFlowProps) {
 
   return (
     <div className="space-y-5 px-5 py-5">
+      {choice}
       <PaySummary
         requirement={requirement}
         agentName={target.agentName}
         localChain={payment.faucetEnabled}
         balance={address ? { value: balance.data } : null}
+        escrow={
+          challenge.escrow && payment.escrow
+            ? { terms: challenge.escrow, reviewSeconds: payment.escrow.reviewSeconds }
+            : null
+        }
       />
 
       {accountStatus === "connecting" || accountStatus === "reconnecting" ? (
@@ -120,7 +136,7 @@ export default function PayFlow(props: PayFlowProps) {
         </p>
       ) : null}
 
-      <PaySteps run={run} agentName={target.agentName} onRetry={retry} />
+      <PaySteps run={run} mode={challenge.mode} agentName={target.agentName} onRetry={retry} />
 
       <div className="flex flex-col-reverse gap-2 border-t border-slate-200 pt-4 sm:flex-row sm:justify-end dark:border-slate-800">
         {run.phase === "done" ? (

@@ -2,26 +2,38 @@
 
 import { useEffect, useRef } from "react";
 import { Spinner } from "@/components/forms/fields";
+import type { PayMode } from "./challenge-check";
 import type { Run, StepId } from "./use-pay-run";
 
-const STEPS: { id: StepId; title: string; running: string }[] = [
-  {
-    id: "sign",
-    title: "Sign the USDC authorization",
-    running: "Confirm the signature in your wallet…",
-  },
-  { id: "settle", title: "Settle on chain", running: "Transferring USDC to the agent…" },
-  { id: "accept", title: "Accept the proposal", running: "Recording the acceptance…" },
-];
+const STEPS: Record<PayMode, { id: StepId; title: string; running: string }[]> = {
+  now: [
+    {
+      id: "sign",
+      title: "Sign the USDC authorization",
+      running: "Confirm the signature in your wallet…",
+    },
+    { id: "settle", title: "Settle on chain", running: "Transferring USDC to the agent…" },
+    { id: "accept", title: "Accept the proposal", running: "Recording the acceptance…" },
+  ],
+  escrow: [
+    {
+      id: "sign",
+      title: "Sign the escrow authorization",
+      running: "Confirm the signature in your wallet…",
+    },
+    { id: "settle", title: "Hold in escrow", running: "Moving USDC into the escrow contract…" },
+    { id: "accept", title: "Accept the proposal", running: "Recording the acceptance…" },
+  ],
+};
+const ORDER: StepId[] = ["sign", "settle", "accept"];
 
 type StepState = "upcoming" | "running" | "done" | "failed";
 
 function stepState(run: Run, step: StepId): StepState {
   if (run.phase === "done") return "done";
   if (run.phase === "review") return "upcoming";
-  const order = STEPS.map((item) => item.id);
-  const current = order.indexOf(run.step);
-  const index = order.indexOf(step);
+  const current = ORDER.indexOf(run.step);
+  const index = ORDER.indexOf(step);
   if (index < current) return "done";
   if (index > current) return "upcoming";
   return run.phase === "failed" ? "failed" : "running";
@@ -30,10 +42,12 @@ function stepState(run: Run, step: StepId): StepState {
 /** The payment's progress once started: three steps, each with its error and Retry; then done. */
 export function PaySteps({
   run,
+  mode,
   agentName,
   onRetry,
 }: {
   run: Run;
+  mode: PayMode;
   agentName: string;
   onRetry(): void;
 }) {
@@ -52,16 +66,21 @@ export function PaySteps({
           className="text-base font-semibold"
           data-testid="payment-done"
         >
-          Paid and accepted
+          {mode === "escrow" ? "Paid into escrow and accepted" : "Paid and accepted"}
         </h3>
-        <p className="mt-1">{agentName} is now working on this job.</p>
+        <p className="mt-1">
+          {agentName} is now working on this job.
+          {mode === "escrow"
+            ? " The money stays in escrow until you complete the job; the job page shows where it is."
+            : ""}
+        </p>
         <p className="mt-2 font-mono text-xs break-all">Transaction {run.txHash}</p>
       </div>
     );
   }
   return (
     <ol className="space-y-3" aria-label="Payment progress">
-      {STEPS.map((step, index) => {
+      {STEPS[mode].map((step, index) => {
         const failedHere = run.phase === "failed" && run.step === step.id;
         return (
           <StepRow

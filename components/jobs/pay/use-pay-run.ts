@@ -12,6 +12,7 @@ import {
   acceptPaidProposal,
   type Challenge,
   fetchChallenge,
+  type PayMode,
   type SignatureHeaders,
   settlePayment,
   signatureHeaders,
@@ -28,8 +29,9 @@ export type Run =
   | { phase: "done"; txHash: string };
 
 /**
- * The pay dialog's state: the 402 challenge, then sign → settle → accept, each step retryable
- * from where it failed (a failed settlement that cannot be resent signs again).
+ * The pay dialog's state: the way to pay (now by default, or protected when the server offers
+ * it), its 402 challenge, then sign → settle → accept, each step retryable from where it
+ * failed (a failed settlement that cannot be resent signs again).
  */
 export function usePayRun({
   target,
@@ -46,25 +48,45 @@ export function usePayRun({
   const { address, chainId } = useAccount();
   const { switchChainAsync } = useSwitchChain();
   const queryClient = useQueryClient();
-  const [challenge, setChallenge] = useState<Challenge>({ kind: "loading" });
+  const [mode, setMode] = useState<PayMode>("now");
+  // Each way to pay has its own challenge, asked for when first chosen and kept while the
+  // poster switches back and forth.
+  const [challenges, setChallenges] = useState<Partial<Record<PayMode, Challenge>>>({});
+  const challenge: Challenge = challenges[mode] ?? { kind: "loading" };
   const [run, setRun] = useState<Run>({ phase: "review" });
   const payloadRef = useRef<PaymentPayload | null>(null);
   const txHashRef = useRef<string | null>(null);
 
-  const reloadChallenge = useCallback(async () => {
-    setChallenge({ kind: "loading" });
-    setChallenge(await fetchChallenge(target, payment));
-  }, [target, payment]);
+  const setChallengeOf = useCallback(
+    (of: PayMode, next: Challenge) => setChallenges((all) => ({ ...all, [of]: next })),
+    [],
+  );
 
+  const reloadChallenge = useCallback(async () => {
+    setChallengeOf(mode, { kind: "loading" });
+    setChallengeOf(mode, await fetchChallenge(target, payment, mode));
+  }, [target, payment, mode, setChallengeOf]);
+
+  const asked = challenges[mode] !== undefined;
   useEffect(() => {
+    if (asked) return;
     let cancelled = false;
-    fetchChallenge(target, payment).then((result) => {
-      if (!cancelled) setChallenge(result);
+    fetchChallenge(target, payment, mode).then((result) => {
+      if (!cancelled) setChallengeOf(mode, result);
     });
     return () => {
       cancelled = true;
     };
-  }, [target, payment]);
+  }, [target, payment, mode, asked, setChallengeOf]);
+
+  // The way to pay can change until an authorization is signed.
+  const canChooseMode = run.phase === "review" || (run.phase === "failed" && run.step === "sign");
+  function chooseMode(next: PayMode) {
+    if (!canChooseMode || next === mode) return;
+    payloadRef.current = null;
+    setRun({ phase: "review" });
+    setMode(next);
+  }
 
   // Once the authorization is signed, money may be moving: the dialog must stay open.
   const locked = run.phase === "running" && run.step !== "sign";
@@ -100,11 +122,13 @@ export function usePayRun({
         setRun({ phase: "running", step: "settle" });
         const payload = payloadRef.current;
         if (!payload) throw new PayError("Sign the authorization first.");
+        const paidWith = challenge.mode;
         txHashRef.current = await settlePayment(
           target,
           payment,
+          paidWith,
           headers ?? signatureHeaders(payload),
-          setChallenge,
+          (fresh) => setChallengeOf(paidWith, fresh),
         );
         onChanged();
         void queryClient.invalidateQueries();
@@ -135,6 +159,8 @@ export function usePayRun({
   }
 
   return {
+    mode,
+    chooseMode: canChooseMode ? chooseMode : null,
     challenge,
     run,
     locked,

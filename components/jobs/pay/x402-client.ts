@@ -1,26 +1,42 @@
 // The browser's side of paying one proposal over x402 v2, with no React and no wallet library:
 // read the 402 challenge, sign it with whatever signer the caller hands in, settle, accept.
+// Two ways to pay: now (x402 `exact`, the agent is paid at once) and protected (x402
+// `auth-capture`, held in the Commerce Payments escrow until the job is completed).
 // HTTP goes through the typed client (components/forms/api.ts); what a failure means is pay-errors.ts's job.
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { sameAddress } from "@/lib/shared/address";
-import { usdcToAtomic } from "@/lib/shared/money";
 import type { PublicPaymentConfig } from "@/lib/shared/view-types";
 import { api, callApi, describeFailure } from "@/components/api-client";
+import {
+  challengeMismatches,
+  type EscrowTerms,
+  escrowTermsOf,
+  type PayMode,
+  pickRequirement,
+} from "./challenge-check";
 import {
   challengeFailure,
   challengeMismatch,
   challengeUnreadable,
+  noOffer,
   PayError,
   settleFailure,
-  wrongNetwork,
 } from "./pay-errors";
 import type { PayTarget } from "./types";
 
+export type { PayMode };
+
 export type Challenge =
   | { kind: "loading" }
-  | { kind: "ready"; paymentRequired: PaymentRequired; requirement: PaymentRequirements }
+  | {
+      kind: "ready";
+      mode: PayMode;
+      paymentRequired: PaymentRequired;
+      requirement: PaymentRequirements;
+      /** A protected payment's deadlines and fee, from the challenge; null paying now. */
+      escrow: EscrowTerms | null;
+    }
   | { kind: "error"; message: string; conflict: boolean };
 
 export type ReadyChallenge = Extract<Challenge, { kind: "ready" }>;
@@ -45,16 +61,14 @@ function readPaymentRequired(headers: Headers | undefined, body: unknown): Payme
   return codec.getPaymentRequiredResponse((name) => headers?.get(name), body);
 }
 
-function pickRequirement(paymentRequired: PaymentRequired, payment: PublicPaymentConfig) {
-  return paymentRequired.accepts.find(
-    (accept) => accept.scheme === "exact" && accept.network === payment.network,
-  );
-}
-
 /** POST the x402 resource for one proposal: unpaid (→ 402 challenge) or with a signature. */
-function settleRequest(target: PayTarget, headers?: SignatureHeaders) {
+function settleRequest(target: PayTarget, mode: PayMode, headers?: SignatureHeaders) {
   return api.POST("/api/jobs/{id}/settle", {
-    params: { path: { id: target.jobId }, query: { proposalId: target.proposalId } },
+    params: {
+      path: { id: target.jobId },
+      // Pay-now asks exactly as before protected payments existed (no mode: the default).
+      query: { proposalId: target.proposalId, ...(mode === "escrow" ? { mode } : {}) },
+    },
     headers,
   });
 }
@@ -63,8 +77,9 @@ function settleRequest(target: PayTarget, headers?: SignatureHeaders) {
 export async function fetchChallenge(
   target: PayTarget,
   payment: PublicPaymentConfig,
+  mode: PayMode = "now",
 ): Promise<Challenge> {
-  const result = await callApi(settleRequest(target));
+  const result = await callApi(settleRequest(target, mode));
   if (result.ok || result.status !== 402) return { kind: "error", ...challengeFailure(result) };
   let paymentRequired: PaymentRequired;
   try {
@@ -72,37 +87,56 @@ export async function fetchChallenge(
   } catch {
     return { kind: "error", message: challengeUnreadable, conflict: false };
   }
-  return checkChallenge(paymentRequired, target, payment);
+  return checkChallenge(paymentRequired, target, payment, mode);
 }
 
-/** Never sign something other than what the page shows: the bid, to the agent, in our USDC. */
-function checkChallenge(
+/**
+ * Never sign something other than what the page shows: the bid, to the agent, in our USDC;
+ * protected, into our escrow with our operator (challenge-check.ts).
+ */
+export function checkChallenge(
   paymentRequired: PaymentRequired,
   target: PayTarget,
   payment: PublicPaymentConfig,
+  mode: PayMode,
+  nowSeconds = Math.floor(Date.now() / 1000),
 ): Challenge {
-  const requirement = pickRequirement(paymentRequired, payment);
+  const requirement = pickRequirement(paymentRequired, payment, mode);
   if (!requirement) {
-    const networks = paymentRequired.accepts.map((accept) => accept.network);
-    return { kind: "error", message: wrongNetwork(networks), conflict: false };
+    const offers = paymentRequired.accepts.map((accept) => `${accept.scheme} on ${accept.network}`);
+    return { kind: "error", message: noOffer(mode, offers), conflict: false };
   }
-  const mismatch = [
-    BigInt(requirement.amount) !== usdcToAtomic(target.bidUsdc) && "amount",
-    !sameAddress(requirement.payTo, target.payeeWallet) && "payee",
-    !sameAddress(requirement.asset, payment.asset) && "token",
-  ].filter((field): field is string => Boolean(field));
+  const mismatch = challengeMismatches(requirement, target, payment, mode, nowSeconds);
   if (mismatch.length > 0) {
     return { kind: "error", message: challengeMismatch(mismatch), conflict: false };
   }
-  return { kind: "ready", paymentRequired, requirement };
+  const escrow =
+    mode === "escrow" && payment.escrow ? escrowTermsOf(requirement, payment.escrow) : null;
+  return { kind: "ready", mode, paymentRequired, requirement, escrow };
 }
 
-/** The EIP-3009 authorization for exactly the challenge's amount, payee and token. */
+/**
+ * Signs the checked challenge: paying now, the EIP-3009 transfer to the agent; protected, the
+ * EIP-3009 authorization into the escrow's collector for exactly those terms.
+ */
 export async function signPayment(
   signer: TypedDataSigner,
   payment: PublicPaymentConfig,
-  { paymentRequired, requirement }: ReadyChallenge,
+  challenge: ReadyChallenge,
 ): Promise<{ payload: PaymentPayload; headers: SignatureHeaders }> {
+  const payload =
+    challenge.mode === "escrow"
+      ? await signEscrowPayment(signer, challenge)
+      : await signExactPayment(signer, payment, challenge);
+  return { payload, headers: signatureHeaders(payload) };
+}
+
+/** The EIP-3009 authorization for exactly the challenge's amount, payee and token. */
+async function signExactPayment(
+  signer: TypedDataSigner,
+  payment: PublicPaymentConfig,
+  { paymentRequired, requirement }: ReadyChallenge,
+): Promise<PaymentPayload> {
   const client = new x402HTTPClient(
     x402Client.fromConfig({
       schemes: [{ network: payment.network, client: new ExactEvmScheme(signer) }],
@@ -119,8 +153,21 @@ export async function signPayment(
       },
     }),
   );
-  const payload = await client.createPaymentPayload({ ...paymentRequired, accepts: [requirement] });
-  return { payload, headers: client.encodePaymentSignatureHeader(payload) };
+  return client.createPaymentPayload({ ...paymentRequired, accepts: [requirement] });
+}
+
+/**
+ * x402's published auth-capture client signs the protected payment: it rebuilds the escrow's
+ * PaymentInfo from the challenge and signs the ERC-3009 authorization whose nonce is its hash.
+ * Loaded only when a poster pays protected.
+ */
+async function signEscrowPayment(
+  signer: TypedDataSigner,
+  { paymentRequired, requirement }: ReadyChallenge,
+): Promise<PaymentPayload> {
+  const { AuthCaptureEvmScheme } = await import("@x402/evm-authcapture/auth-capture/client");
+  const { payload } = await new AuthCaptureEvmScheme(signer).createPaymentPayload(2, requirement);
+  return { x402Version: 2, resource: paymentRequired.resource, accepted: requirement, payload };
 }
 
 /** The headers that carry an already signed authorization (a retry resends the same one). */
@@ -135,19 +182,24 @@ export function signatureHeaders(payload: PaymentPayload): SignatureHeaders {
 export async function settlePayment(
   target: PayTarget,
   payment: PublicPaymentConfig,
+  mode: PayMode,
   headers: SignatureHeaders,
-  onFreshChallenge: (challenge: ReadyChallenge) => void,
+  onFreshChallenge: (challenge: Challenge) => void,
 ): Promise<string> {
-  const result = await callApi(settleRequest(target, headers));
+  const result = await callApi(settleRequest(target, mode, headers));
   if (result.ok) {
     if (result.data?.txHash) return result.data.txHash;
     throw new PayError(describeFailure(result.status, undefined), { resign: true });
   }
   if (result.status === 402) {
     try {
-      const paymentRequired = readPaymentRequired(result.headers, result.body);
-      const requirement = pickRequirement(paymentRequired, payment);
-      if (requirement) onFreshChallenge({ kind: "ready", paymentRequired, requirement });
+      const fresh = checkChallenge(
+        readPaymentRequired(result.headers, result.body),
+        target,
+        payment,
+        mode,
+      );
+      if (fresh.kind === "ready") onFreshChallenge(fresh);
     } catch {
       // keep the previous challenge
     }

@@ -20,12 +20,16 @@ export const MY_JOB_GROUPS = {
   to_confirm: { side: "poster", status: "delivered" },
   // Poster: completed.
   done: { side: "poster", status: "completed" },
+  // Poster: cancelled, the protected payment returned (lifecycle.ts: cancel, or a refund).
+  cancelled: { side: "poster", status: "cancelled" },
   // Operator: assigned to one of my agents and paid; deliver it.
   to_deliver: { side: "agent", status: "in_progress" },
   // Operator: delivered; waiting for the poster to confirm.
   awaiting_confirmation: { side: "agent", status: "delivered" },
   // Operator: completed.
   delivered_done: { side: "agent", status: "completed" },
+  // Operator: cancelled; the protected payment went back to the poster.
+  assigned_cancelled: { side: "agent", status: "cancelled" },
 } as const satisfies Record<
   string,
   { side: "poster" | "agent"; status: JobStatus; pendingProposals?: boolean }
