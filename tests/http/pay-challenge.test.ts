@@ -181,8 +181,12 @@ describe("the pay dialog paying protected", () => {
     expect(payment!.escrow).toMatchObject({
       state: "held",
       heldUsdc: Number(c.job.bidAtomic) / 1e6,
-      deliverBy: new Date(checked.escrow!.deliverBy * 1000).toISOString(),
       heldUntil: new Date(checked.escrow!.heldUntil * 1000).toISOString(),
     });
+    // Accept counts the delivery deadline from the acceptance: never before the one the dialog
+    // showed, never past the hold's expiry less the review window.
+    const deliverBy = Date.parse(payment!.escrow!.deliverBy) / 1000;
+    expect(deliverBy).toBeGreaterThanOrEqual(checked.escrow!.deliverBy);
+    expect(deliverBy).toBeLessThanOrEqual(checked.escrow!.heldUntil - REVIEW_HOURS * HOUR);
   });
 });

@@ -20,6 +20,7 @@ import { getJob } from "@/lib/marketplace/jobs";
 import { isAdmin } from "@/lib/marketplace/protected-payments";
 import { getJobPageView, type JobPageView } from "@/lib/views/job-page";
 import { getPublicPaymentConfig } from "@/lib/payments/chain/public-config";
+import { getEscrowSettings } from "@/lib/payments/escrow/settings";
 import { getJobPayment } from "@/lib/payments/ledger/payment-view";
 import { requestTime } from "@/lib/shared/format";
 
@@ -109,6 +110,7 @@ export default async function JobPage({ params }: Params) {
               viewerIsPoster={isPoster}
               viewerIsAgent={view.role === "assigned_agent"}
               viewerIsAdmin={view.viewer !== null && isAdmin(view.viewer)}
+              disputesAvailable={(getEscrowSettings()?.admins.length ?? 0) > 0}
               now={now}
             />
           ) : null}

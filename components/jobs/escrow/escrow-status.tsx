@@ -39,6 +39,7 @@ export function EscrowStatus({
   viewerIsPoster,
   viewerIsAgent,
   viewerIsAdmin,
+  disputesAvailable,
   now,
 }: {
   escrow: EscrowView;
@@ -51,6 +52,8 @@ export function EscrowStatus({
   viewerIsPoster: boolean;
   viewerIsAgent: boolean;
   viewerIsAdmin: boolean;
+  /** An admin is configured to resolve disputes (ADMIN_ADDRESSES); else none can be opened. */
+  disputesAvailable: boolean;
   now: number;
 }) {
   const story = escrowStory({ escrow, jobStatus: job.status, agentName, viewerIsPoster, now });
@@ -147,7 +150,11 @@ export function EscrowStatus({
             </p>
           )
         ) : null}
-        {(viewerIsPoster || viewerIsAgent) && held && !escrow.dispute && working ? (
+        {(viewerIsPoster || viewerIsAgent) &&
+        disputesAvailable &&
+        held &&
+        !escrow.dispute &&
+        working ? (
           <DisputeForm jobId={job.id} />
         ) : null}
         {viewerIsAdmin && held && disputeOpen ? (

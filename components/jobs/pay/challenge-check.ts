@@ -17,7 +17,11 @@ export const SCHEME_OF: Record<PayMode, string> = { now: "exact", escrow: "auth-
 export interface EscrowTerms {
   escrow: string;
   operator: string;
-  /** From then on the poster may cancel an undelivered job and get the money back. */
+  /**
+   * From then on the poster may cancel an undelivered job and get the money back. The earliest
+   * such deadline: accept counts it from the acceptance (lib/marketplace/transitions.ts), which
+   * the dialog sends right after paying.
+   */
   deliverBy: number;
   /** The authorization's expiry: nothing is released after it; the payer may reclaim. */
   heldUntil: number;
@@ -122,7 +126,8 @@ function escrowMismatches(
 
 /**
  * The deadlines and fee of a checked auth-capture requirement. The delivery deadline is the
- * hold's expiry less the review and dispute windows, as the server derives it.
+ * hold's expiry less the review and dispute windows, as the server derives it when it holds
+ * the payment.
  */
 export function escrowTermsOf(
   requirement: PaymentRequirements,
