@@ -61,6 +61,8 @@ describe("the OpenAPI document", () => {
     )["409"]!;
     expect(Object.keys(conflicts.content["application/json"].examples).sort()).toEqual([
       "job_not_open",
+      "payment_expired",
+      "payment_not_held",
       "proposal_not_pending",
     ]);
   });
