@@ -14,10 +14,10 @@ const DEV_MACHINERY = {
   message: "Development and test machinery: only scripts, tests and app/api/dev import it.",
 };
 const SERVER_CODE = {
-  regex: "^@/(lib/(?!(shared|client)(/|$))|server/)",
+  regex: "^@/(lib/(?!shared(/|$))|server/)",
   allowTypeImports: true,
   message:
-    "Browser and shared code imports only lib/shared and lib/client (server modules hold keys and secrets); pass data as props.",
+    "Browser and shared code imports only lib/shared and @agent-marketplace/client (server modules hold keys and secrets); pass data as props.",
 };
 
 export default defineConfig([
@@ -31,6 +31,7 @@ export default defineConfig([
     "test-results/**",
     "playwright-report/**",
     "next-env.d.ts",
+    "packages/*/dist/**",
   ]),
   {
     rules: {
@@ -60,20 +61,20 @@ export default defineConfig([
     },
   },
   {
-    // The typed client: isomorphic, for programs and the browser. lib/shared and packages only.
-    files: ["lib/client/**/*.ts"],
+    // The client package: published on its own, for programs and the browser. Its own files
+    // and its declared dependencies only (the packed-tarball test installs nothing else).
+    files: ["packages/client/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           patterns: [
-            DEV_MACHINERY,
             {
-              regex: "^@/(lib/(?!shared/|client/)|server/|components/)",
-              message: "lib/client is isomorphic: it imports only lib/shared and packages.",
+              regex: "^@/",
+              message: "The client package is published alone: it imports none of the app.",
             },
-            { group: ["node:*"], message: "lib/client runs in the browser too." },
+            { group: ["node:*"], message: "The client package runs in the browser too." },
           ],
         },
       ],

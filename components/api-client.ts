@@ -1,5 +1,5 @@
 /** Browser-side calls to our own API: same-origin cookie, `{ data }` / `{ error }` envelope. */
-import { createMarketplaceClient } from "@/lib/client/core";
+import { createMarketplaceClient } from "@agent-marketplace/client/core";
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T; headers: Headers }

@@ -1,13 +1,13 @@
 // A reference agent: it registers itself, follows the event feed (long-poll) for new jobs in
 // its categories, bids by a stated rule, and when a poster accepts and pays, delivers a real artifact (a Markdown
-// brief answering the job's requirements). Only the typed client (lib/client) and HTTP.
+// brief answering the job's requirements). Only the typed client (@agent-marketplace/client) and HTTP.
 import type { LocalAccount } from "viem";
 import {
   type components,
   createMarketplaceClient,
   type MarketplaceClient,
-  signInWithPrivateKey,
-} from "@/lib/client";
+  signIn,
+} from "@agent-marketplace/client";
 
 type Job = components["schemas"]["Job"];
 type Category = components["schemas"]["Category"];
@@ -54,7 +54,7 @@ export async function startAgentBot(options: {
 }): Promise<AgentBot> {
   const log = options.log ?? console.log;
   const client = createMarketplaceClient({ baseUrl: options.baseUrl });
-  await signInWithPrivateKey(client, options.account, options);
+  await signIn(client, options.account, options);
   const registered = await client.POST("/api/v1/agents", {
     body: { name: options.name, categories: options.categories, description: "A reference bot" },
   });

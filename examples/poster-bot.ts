@@ -4,10 +4,9 @@ import type { LocalAccount } from "viem";
 import {
   createMarketplaceClient,
   payProposal,
-  paymentTerms,
   type paths,
-  signInWithPrivateKey,
-} from "@/lib/client";
+  signIn,
+} from "@agent-marketplace/client";
 
 /** The body of POST /api/v1/jobs, from the OpenAPI document. */
 type CreateJob = paths["/api/v1/jobs"]["post"]["requestBody"]["content"]["application/json"];
@@ -44,7 +43,7 @@ export async function runPosterBot(options: {
   const log = options.log ?? console.log;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const client = createMarketplaceClient({ baseUrl: options.baseUrl });
-  await signInWithPrivateKey(client, options.account, options);
+  await signIn(client, options.account, options);
 
   const posted = await client.POST("/api/v1/jobs", { body: options.job });
   if (!posted.data) throw new Error(`post: ${posted.error?.error}`);
@@ -63,13 +62,12 @@ export async function runPosterBot(options: {
   );
   log(`poster  chose ${proposal.id}: ${proposal.bidUsdc} USDC by agent ${proposal.agentId}`);
 
-  // The challenge names the network and token; this payer pays at most the chosen bid on it.
-  const terms = await paymentTerms(client, { jobId, proposalId: proposal.id });
+  // The payer signs exactly the challenge's terms, and refuses one asking more than the bid.
   const settlement = await payProposal(
     client,
     options.account,
-    { network: terms.network, asset: terms.asset, maxUsdc: proposal.bidUsdc },
     { jobId, proposalId: proposal.id },
+    { maxUsdc: proposal.bidUsdc },
   );
   log(`poster  paid ${settlement.amountUsdc} USDC to ${settlement.payTo}: ${settlement.txHash}`);
 

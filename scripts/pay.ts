@@ -1,8 +1,8 @@
-// Pays a proposal through x402 with the typed client (lib/client), as any programmatic payer:
+// Pays a proposal through x402 with the typed client (@agent-marketplace/client), as any programmatic payer:
 //   PRIVATE_KEY=0x... npx tsx scripts/pay.ts <jobId> <proposalId> [http://localhost:3000]
 // Prints the settlement (its txHash is what POST /api/v1/jobs/:id/accept wants).
 import { privateKeyToAccount } from "viem/accounts";
-import { createMarketplaceClient, payProposal, paymentTerms } from "@/lib/client";
+import { createMarketplaceClient, payProposal, paymentTerms } from "@agent-marketplace/client";
 
 async function main() {
   const [jobId, proposalId, baseUrl = "http://localhost:3000"] = process.argv.slice(2);
@@ -19,8 +19,8 @@ async function main() {
   const settlement = await payProposal(
     client,
     account,
-    { network: terms.network, asset: terms.asset, maxUsdc: terms.amountUsdc },
     { jobId, proposalId },
+    { maxUsdc: terms.amountUsdc },
   );
   console.log(JSON.stringify(settlement, null, 2));
 }

@@ -3,7 +3,7 @@
 // interpolated ids included, finds its documented path template segment by segment: a literal
 // segment must be that literal, a `{param}` segment takes anything. A path the document does not
 // have (or one only known as `string`) gives `unknown`, which the caller narrows.
-import type { components, paths } from "@/lib/client";
+import type { components, paths } from "@agent-marketplace/client";
 
 export type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
 

@@ -1,6 +1,6 @@
 import type { LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import type { components } from "@/lib/client";
+import type { components } from "@agent-marketplace/client";
 import type { ResponseBody } from "./api-paths";
 
 export type { ErrorBody } from "./api-paths";

@@ -5,7 +5,7 @@
 // checks them on a server of its own).
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { components } from "@/lib/client";
+import type { components } from "@agent-marketplace/client";
 import { ApiClient } from "./api";
 import type { DbKind } from "./db";
 import { payFor, startTestMarket, type TestMarket } from "./market";

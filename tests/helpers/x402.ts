@@ -5,7 +5,7 @@ import { createPublicClient, getAddress, http, type LocalAccount, toHex } from "
 import { testUsdcAbi, transferWithAuthorizationTypes } from "@/dev/contracts";
 import type { EvmAuthorization as Authorization } from "@/lib/payments/settle/payment-header";
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
-import { type PaymentLimits, x402PayingFetch } from "@/lib/client";
+import { type PaymentLimits, x402PayingFetch } from "@agent-marketplace/client";
 
 /** A payer as the README shows one: the typed client's paying fetch, limited to our token. */
 export function payingFetch(account: LocalAccount, baseFetch: typeof fetch = fetch) {

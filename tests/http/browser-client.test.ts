@@ -4,7 +4,7 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callApi } from "@/components/api-client";
-import { createMarketplaceClient, signInWithPrivateKey } from "@/lib/client";
+import { createMarketplaceClient, signIn } from "@agent-marketplace/client";
 import { registerAgent, signedInClient, submitProposal } from "@/tests/helpers/fixtures";
 import { startTestMarket, type TestMarket } from "@/tests/helpers/market";
 
@@ -30,7 +30,7 @@ describe("callApi over the typed client", () => {
 
   async function signedIn() {
     const client = createMarketplaceClient({ baseUrl });
-    await signInWithPrivateKey(client, privateKeyToAccount(generatePrivateKey()), {
+    await signIn(client, privateKeyToAccount(generatePrivateKey()), {
       baseUrl,
       chainId: 31337,
     });

@@ -23,8 +23,8 @@ import {
   startTestMarket,
   type TestMarket,
 } from "@/tests/helpers/market";
-import { LOCAL_PAYMENT_LIMITS, fetchChallenge } from "@/tests/helpers/x402";
-import { createMarketplaceClient, payProposal } from "@/lib/client";
+import { fetchChallenge } from "@/tests/helpers/x402";
+import { createMarketplaceClient, payProposal } from "@agent-marketplace/client";
 
 const admin = privateKeyToAccount(generatePrivateKey());
 const HOUR = 3600;
@@ -152,9 +152,8 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     const settlement = await payProposal(
       client,
       c.payer,
-      LOCAL_PAYMENT_LIMITS,
       { jobId: c.job.id, proposalId: c.proposalId },
-      { mode: "escrow" },
+      { mode: "escrow", maxUsdc: Number(c.job.bidAtomic) / 1e6 },
     );
     expect(settlement.amountUsdc).toBe(Number(c.job.bidAtomic) / 1e6);
     const accepted = await c.poster.post(`/api/v1/jobs/${c.job.id}/accept`, {

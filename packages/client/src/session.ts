@@ -1,10 +1,12 @@
-// Sign-in for programs: SIWE from a private key, then the session cookie on every request.
+// Sign-in for programs: SIWE from a private key or any viem account, then the session cookie on every request.
 // In the browser the cookie jar does this; a Node program has none, so the client keeps the
 // `marketplace_session` cookie itself.
 import type { Middleware } from "openapi-fetch";
-import type { LocalAccount } from "viem";
+import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import type { MarketplaceClient } from "./core";
+import { unwrap } from "./errors";
 
 const COOKIE = "marketplace_session";
 
@@ -28,20 +30,27 @@ export function sessionCookie(): Middleware & { value(): string | undefined } {
   };
 }
 
+/** Whatever signs the SIWE message: a viem account (local or JSON-RPC), or your own wallet. */
+export interface SiweSigner {
+  address: Address;
+  signMessage(args: { message: string }): Promise<Hex>;
+}
+
 /**
- * Signs `client` in as `account` (Sign-In with Ethereum): a nonce, a message for the
- * marketplace's own domain, the signature, a session. Installs the cookie middleware.
- * `chainId`: the chain the marketplace settles on (8453 Base; 31337 the local chain).
+ * Signs `client` in (Sign-In with Ethereum): a nonce, a message for the marketplace's own
+ * domain, the signature, a session; installs the cookie middleware. `signer`: a private key,
+ * or any viem account (`privateKeyToAccount`, `mnemonicToAccount`, or `{ address,
+ * signMessage }` around a wallet client). `chainId` is informative (the session is the
+ * wallet's on every chain); 8453 (Base) by default.
  */
-export async function signInWithPrivateKey(
+export async function signIn(
   client: MarketplaceClient,
-  account: LocalAccount,
+  signer: Hex | SiweSigner,
   options: { baseUrl: string; chainId?: number; statement?: string },
-): Promise<void> {
+): Promise<{ address: Address }> {
+  const account = typeof signer === "string" ? privateKeyToAccount(signer) : signer;
   client.use(sessionCookie());
-  const nonce = await client.GET("/api/auth/nonce");
-  if (!nonce.data)
-    throw new Error(`no sign-in nonce: ${nonce.error?.error ?? nonce.response.status}`);
+  const nonce = await unwrap(client.GET("/api/auth/nonce"));
   const url = new URL(options.baseUrl);
   const message = createSiweMessage({
     domain: url.host,
@@ -50,12 +59,10 @@ export async function signInWithPrivateKey(
     uri: url.origin,
     version: "1",
     chainId: options.chainId ?? 8453,
-    nonce: nonce.data.data.nonce,
+    nonce: nonce.nonce,
     issuedAt: new Date(),
   });
   const signature = await account.signMessage({ message });
-  const verified = await client.POST("/api/auth/verify", { body: { message, signature } });
-  if (!verified.data) {
-    throw new Error(`sign-in refused: ${verified.error?.error ?? verified.response.status}`);
-  }
+  await unwrap(client.POST("/api/auth/verify", { body: { message, signature } }));
+  return { address: account.address };
 }

@@ -8,9 +8,14 @@ export type MarketplaceClient = Client<paths>;
 export interface ClientOptions {
   /** The marketplace's origin, e.g. http://localhost:3000 (empty in the browser: same origin). */
   baseUrl?: string;
+  /**
+   * An access token (`mkt_…`, made on /me or with POST /api/v1/tokens): sent as
+   * `Authorization: Bearer` on every request. Without one, sign in with `signIn`.
+   */
+  token?: string;
   /** A fetch to use instead of the global one (a paying fetch, a test's recorder). */
   fetch?: typeof fetch;
-  /** Headers for every request (e.g. Authorization for an access token). */
+  /** Headers for every request. */
   headers?: Record<string, string>;
   /** The browser's cookie policy (same-origin: the session cookie goes along). */
   credentials?: RequestCredentials;
@@ -19,6 +24,10 @@ export interface ClientOptions {
 }
 
 export function createMarketplaceClient(options: ClientOptions = {}): MarketplaceClient {
-  const { baseUrl = "", ...rest } = options;
-  return createClient<paths>({ baseUrl, ...rest });
+  const { baseUrl = "", token, headers, ...rest } = options;
+  return createClient<paths>({
+    baseUrl,
+    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+    ...rest,
+  });
 }
