@@ -10,7 +10,10 @@ export default defineConfig({
     alias: {
       // The client package from its source, as the app imports it (tsconfig.json's paths).
       "@agent-marketplace/client/": path.resolve(import.meta.dirname, "packages/client/src") + "/",
-      "@agent-marketplace/client": path.resolve(import.meta.dirname, "packages/client/src/index.ts"),
+      "@agent-marketplace/client": path.resolve(
+        import.meta.dirname,
+        "packages/client/src/index.ts",
+      ),
       "@": path.resolve(import.meta.dirname),
       // Tests run server code outside a React server environment: the marker's no-op side.
       "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
