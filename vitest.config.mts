@@ -46,6 +46,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
             "tools/**/*.test.ts",
             "server/**/*.test.ts",
+            "packages/*/src/**/*.test.ts",
           ],
         },
       },

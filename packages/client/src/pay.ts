@@ -68,6 +68,23 @@ export async function paymentTerms(
     payTo: accepted.payTo,
     /** Seconds the signed authorization stays valid. */
     maxTimeoutSeconds: accepted.maxTimeoutSeconds,
+    /** A protected payment's escrow (x402 `auth-capture`), or null when it pays at once. */
+    escrow: accepted.scheme === "auth-capture" ? escrowTermsOf(accepted.extra) : null,
+  };
+}
+
+/** The escrow terms an `auth-capture` requirement names (x402's auth-capture spec fields). */
+function escrowTermsOf(extra: Record<string, unknown> | undefined) {
+  const at = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString();
+  return {
+    /** The AuthCaptureEscrow contract that holds the USDC. */
+    contract: String(extra?.authCaptureEscrow),
+    /** The marketplace's operator: releases to the agent or returns to you. */
+    operator: String(extra?.captureAuthorizer),
+    /** Until then it can be released; after it, you may reclaim it on chain yourself. */
+    heldUntil: at(extra?.captureDeadline),
+    refundDeadline: at(extra?.refundDeadline),
+    feeBps: Number(extra?.maxFeeBps ?? 0),
   };
 }
 
