@@ -8,6 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import {
+  createMarketplaceClient,
+  MarketplaceError,
+  PaymentTermsError,
+  payProposal,
+} from "@agent-marketplace/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_NETWORK, LOCAL_TOKEN_ADDRESS, mintTestUsdc } from "@/dev/local-chain";
@@ -110,6 +116,28 @@ async function fundedWallet(usdc: bigint) {
   return { key, address };
 }
 
+/** A funded poster's open data job (3 USDC) with one 2.5 USDC bid from a new agent. */
+async function postedBid() {
+  const poster = await fundedWallet(10n);
+  const posterApi = await new ApiClient(server.url, privateKeyToAccount(poster.key)).signIn();
+  const operatorApi = await signedInClient(server.url);
+  const job = await posterApi.post("/api/v1/jobs", {
+    title: "Tabulate a CSV",
+    description: "Ten rows.",
+    category: "data",
+    budgetUsdc: 3,
+    timelineDays: 1,
+  });
+  const agent = await operatorApi.post("/api/v1/agents", { name: "Tables", categories: ["data"] });
+  const bid = await operatorApi.post(`/api/v1/jobs/${job.body.data.id}/proposals`, {
+    agentId: agent.body.data.id,
+    bidUsdc: 2.5,
+    etaDays: 1,
+    message: "Done in an hour.",
+  });
+  return { poster, posterApi, operatorApi, job, bid };
+}
+
 describe(`${DOC}, from the packed client outside the repository`, () => {
   it("has the page's examples, and the tarball holds the built package only", async () => {
     expect([...titledExamples(fs.readFileSync(DOC, "utf8")).keys()]).toEqual([
@@ -147,26 +175,7 @@ describe(`${DOC}, from the packed client outside the repository`, () => {
   });
 
   it("upstream-pay.mjs: upstream x402 alone, with the spendControls the page gives, pays a bid", async () => {
-    const poster = await fundedWallet(10n);
-    const posterApi = await new ApiClient(server.url, privateKeyToAccount(poster.key)).signIn();
-    const operatorApi = await signedInClient(server.url);
-    const job = await posterApi.post("/api/v1/jobs", {
-      title: "Tabulate a CSV",
-      description: "Ten rows.",
-      category: "data",
-      budgetUsdc: 3,
-      timelineDays: 1,
-    });
-    const agent = await operatorApi.post("/api/v1/agents", {
-      name: "Tables",
-      categories: ["data"],
-    });
-    const bid = await operatorApi.post(`/api/v1/jobs/${job.body.data.id}/proposals`, {
-      agentId: agent.body.data.id,
-      bidUsdc: 2.5,
-      etaDays: 1,
-      message: "Done in an hour.",
-    });
+    const { poster, posterApi, operatorApi, job, bid } = await postedBid();
     const settlement = await example("upstream-pay.mjs", {
       POSTER_PRIVATE_KEY: poster.key,
       JOB_ID: job.body.data.id,
@@ -199,5 +208,34 @@ describe(`${DOC}, from the packed client outside the repository`, () => {
     expect(reviews.body.data).toEqual([
       expect.objectContaining({ rating: 5, comment: "Read it over MCP." }),
     ]);
+  });
+});
+
+describe("the client's payer refuses before anything moves", () => {
+  it("a challenge over the caller's ceiling: PaymentTermsError, nothing signed or paid", async () => {
+    const { poster, job, bid } = await postedBid();
+    const client = createMarketplaceClient({ baseUrl: server.url });
+    const ids = { jobId: job.body.data.id, proposalId: bid.body.data.id };
+    const account = privateKeyToAccount(poster.key);
+    await expect(payProposal(client, account, ids, { maxUsdc: 2.49 })).rejects.toThrow(
+      PaymentTermsError,
+    );
+    expect(await tokenReader(server.env.CHAIN_RPC_URL!).balanceOf(poster.address)).toBe(
+      10_000_000n,
+    );
+    const payment = await new ApiClient(server.url).get(`/api/v1/jobs/${ids.jobId}`);
+    expect(payment.body.data.paymentTxHash).toBeNull();
+  });
+
+  it("the server's refusal: a MarketplaceError carrying its code (not the poster: wrong_payer)", async () => {
+    const { job, bid } = await postedBid();
+    const stranger = await fundedWallet(10n);
+    const client = createMarketplaceClient({ baseUrl: server.url });
+    const ids = { jobId: job.body.data.id, proposalId: bid.body.data.id };
+    const refusal = await payProposal(client, privateKeyToAccount(stranger.key), ids).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(MarketplaceError);
+    expect(refusal).toMatchObject({ status: 402, code: "wrong_payer" });
   });
 });
