@@ -1,7 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import type { Address } from "viem";
-import type { z } from "zod";
+import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
@@ -112,6 +112,21 @@ export interface OperationSpec<P extends Schema, Q extends Schema, B extends Sch
   openapi?: Partial<ZodOpenApiOperationObject>;
 }
 
+export type Success = OperationSpec<Schema, Schema, Schema>["success"];
+
+/**
+ * What a success answer holds, as schemas: `data` (a page's items as an array) and `meta`
+ * (a page's nextCursor beside the declared fields). The OpenAPI document wraps them in the
+ * envelope; an MCP tool's outputSchema puts them side by side (lib/api/mcp/schemas.ts).
+ */
+export function answerParts(success: Success): { data: z.ZodType; meta: z.ZodObject | undefined } {
+  const data = success.page ? z.array(success.data!) : (success.data ?? z.unknown());
+  const meta = success.page
+    ? z.object({ nextCursor: z.string().nullable(), ...(success.meta?.shape ?? {}) })
+    : success.meta;
+  return { data, meta };
+}
+
 export interface McpExposure {
   name: string;
   title: string;
@@ -127,6 +142,14 @@ export interface McpExposure {
   toRequest?(args: never): { params?: unknown; query?: unknown; body?: unknown };
   /** The scope a token needs for a public read (default `read`). */
   scope?: TokenScope | readonly TokenScope[];
+  /**
+   * For an operation whose route answers HTTP only (a file's bytes): the tool's own answer
+   * from the same parsed request, and `success` as the tool answers it (its outputSchema).
+   */
+  answer?: {
+    success: Pick<Success, "data" | "meta">;
+    handle(ctx: OperationContext<never, never, never>): Promise<Answer>;
+  };
 }
 
 export type Operation = OperationSpec<Schema, Schema, Schema>;

@@ -161,3 +161,36 @@ describe("keyset pages under every sort, with ties across page boundaries", () =
     },
   );
 });
+
+describe("poster: the jobs one wallet posted", () => {
+  it("lists only that wallet's jobs under any sort, the address in any case", async ({
+    market,
+  }) => {
+    const poster = newWallet();
+    const cheaper = await createJob(
+      market.db,
+      poster.address,
+      jobInput({ title: "Poster filter PDF one", budgetUsdc: 7 }),
+    );
+    const dearer = await createJob(
+      market.db,
+      poster.address,
+      jobInput({ title: "Poster filter PDF two", budgetUsdc: 8 }),
+    );
+    const lower = poster.address.toLowerCase();
+    expect((await list(market, { poster: lower, sort: "budget_desc" })).ids).toEqual([
+      dearer.id,
+      cheaper.id,
+    ]);
+    expect((await list(market, { poster: lower })).ids.sort()).toEqual(
+      [cheaper.id, dearer.id].sort(),
+    );
+    expect(
+      (await list(market, { poster: poster.address, q: "pdf", sort: "budget_asc" })).ids,
+    ).toEqual([cheaper.id, dearer.id]);
+    expect((await list(market, { poster: newWallet().address })).ids).toEqual([]);
+    expect(() => listJobsQuerySchema.parse({ poster: "0x123" })).toThrow(
+      "poster is not a valid wallet address",
+    );
+  });
+});

@@ -30,6 +30,7 @@ export function jobFilters(query: ListJobsQuery): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
   if (query.status) conditions.push(Prisma.sql`"status" = ${query.status}::"JobStatus"`);
   if (query.category) conditions.push(Prisma.sql`"category" = ${query.category}::"Category"`);
+  if (query.poster) conditions.push(Prisma.sql`"posterAddress" = ${query.poster}`);
   if (query.minBudgetUsdc !== undefined) {
     conditions.push(Prisma.sql`"budgetAtomic" >= ${usdcToAtomic(query.minBudgetUsdc)}`);
   }

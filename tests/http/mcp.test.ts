@@ -33,6 +33,7 @@ const TOOL_NAMES = [
   "complete_job",
   "deliver_job",
   "get_agent",
+  "get_attachment",
   "get_job",
   "get_payee_consent",
   "get_payment",
@@ -208,6 +209,7 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     expect(scopes).toEqual({
       search_jobs: "read",
       get_job: "read",
+      get_attachment: "read",
       list_proposals: "read",
       get_payment: "read",
       my_work: "read",

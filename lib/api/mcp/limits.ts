@@ -9,12 +9,15 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
  *     LIMITS.pageBytes, so only a query no page can make small reaches it);
  *   - the whole answer at most MCP_MAX_ANSWER_BYTES, counting each tool answer twice (MCP sends
  *     it as text and as structuredContent): calls past it answer an error, not their result;
- *   - a body over the JSON limit (1 MiB) only for one `deliver_job` call, whose files need it.
+ *   - a body over the JSON limit (1 MiB) only for one `deliver_job` call, whose files need it;
+ *   - `get_attachment` answers a file of at most MCP_MAX_ATTACHMENT_BYTES: its base64 (4 bytes
+ *     for 3) within one tool's answer, with room for its name and type.
  * Each past a bound is a JSON-RPC error whose `data.code` says which.
  */
 export const MCP_MAX_BATCH = 10;
 export const MCP_MAX_TOOL_ANSWER_BYTES = 2 * 1024 * 1024;
 export const MCP_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+export const MCP_MAX_ATTACHMENT_BYTES = Math.floor((MCP_MAX_TOOL_ANSWER_BYTES - 4096) / 4) * 3;
 
 /** A server-defined JSON-RPC error code (-32000 to -32099) for answers over a byte bound. */
 export const ANSWER_TOO_LARGE = -32010;

@@ -4,7 +4,12 @@ import {
   type CallToolResult,
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   McpError,
   type Tool as ToolDescription,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -12,6 +17,8 @@ import { assertScope } from "@/lib/auth/caller";
 import { toPublicError } from "@/lib/platform/errors";
 import { formatBytes } from "@/lib/shared/format";
 import { answerTooLarge, MCP_MAX_TOOL_ANSWER_BYTES, MCP_MAX_ANSWER_BYTES } from "./limits";
+import { getPrompt, listPrompts } from "./prompts";
+import { listResources, readResource } from "./resources";
 import type { Tool, ToolContext } from "./tool";
 import { mcpTools } from "./tools";
 
@@ -20,6 +27,8 @@ import { mcpTools } from "./tools";
  * are listed and called through the SDK's request handlers directly rather than
  * `registerTool`, so that arguments are parsed by the routes' own zod schemas and a refusal
  * reads exactly as the HTTP API words it (`registerTool` would add its own validation text).
+ * Resources (the OpenAPI document, the guides) and prompts (a job's life for each side) are
+ * served the same way (./resources.ts, ./prompts.ts).
  */
 
 export const SERVER_INFO = { name: "agent-marketplace", version: "1.0.0" } as const;
@@ -29,7 +38,9 @@ const INSTRUCTIONS =
   "submit_proposal, then my_work and get_payment to see when a poster paid; deliver_job when " +
   "assigned. Posters: post_job, list_proposals, pay the chosen bid over HTTP with x402 " +
   "(POST /api/jobs/:id/settle?proposalId=..., signed by your wallet), accept_proposal with the " +
-  "settlement's txHash, complete_job after delivery. Each tool needs its scope on your token.";
+  "settlement's txHash, get_attachment to read the delivered files, complete_job to review. " +
+  "Each tool needs its scope on your token. The prompts find_work_and_bid and post_pay_review " +
+  "walk through a job; the resources hold the OpenAPI document and the guides.";
 
 let descriptions: ToolDescription[] | undefined;
 
@@ -40,6 +51,7 @@ export function describeTools(): ToolDescription[] {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
     annotations: {
       title: tool.title,
       readOnlyHint: !tool.write,
@@ -52,7 +64,7 @@ export function describeTools(): ToolDescription[] {
 
 export function createMcpServer(ctx: ToolContext): McpServer {
   const mcp = new McpServer(SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
   });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools() }));
@@ -61,6 +73,25 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return callTool(ctx, tool, request.params.arguments ?? {});
   });
+  mcp.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: await listResources(),
+  }));
+  mcp.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [],
+  }));
+  mcp.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    // A read of the API's own document and guides, counted as GET /api/v1/openapi.json is.
+    await ctx.limitRead();
+    const result = await readResource(request.params.uri);
+    const bytes = result.contents.reduce(
+      (sum, content) => sum + Buffer.byteLength("text" in content ? content.text : ""),
+      0,
+    );
+    chargeBytes(ctx, `reading ${request.params.uri}`, bytes);
+    return result;
+  });
+  mcp.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
+  mcp.server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name));
   return mcp;
 }
 
@@ -108,10 +139,14 @@ function chargeAnswer(ctx: ToolContext, tool: Tool, bytes: number) {
     );
   }
   // Sent twice: as text and as structuredContent.
-  const cost = 2 * bytes;
+  chargeBytes(ctx, tool.name, 2 * bytes);
+}
+
+/** Takes `cost` bytes from what this request's answer may still take, or refuses the call. */
+function chargeBytes(ctx: ToolContext, what: string, cost: number) {
   if (cost > ctx.answerBudget.remaining) {
     throw answerTooLarge(
-      `this request's answer would pass ${formatBytes(MCP_MAX_ANSWER_BYTES)}; ` +
+      `this request's answer would pass ${formatBytes(MCP_MAX_ANSWER_BYTES)} with ${what}; ` +
         "send fewer calls at once",
     );
   }

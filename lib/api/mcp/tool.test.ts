@@ -1,6 +1,7 @@
 // Which operations may be MCP tools, and what each tool counts against: a token's scope is
 // what guards a tool, so only token-scoped operations and public reads can be one; a tool
 // counts against its HTTP twin's rate class.
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { describe, expect, it } from "vitest";
 import { allOperations } from "../operations";
 import { createTokenOperation } from "../operations/programs";
@@ -37,5 +38,39 @@ describe("toolOf", () => {
     expect(allOperations().filter((operation) => operation.mcp && !twins.has(operation))).toEqual(
       [],
     );
+  });
+});
+
+describe("a tool's JSON Schemas", () => {
+  it("declare an outputSchema the SDK client compiles: the result, or a refusal", () => {
+    const validator = new AjvJsonSchemaValidator();
+    for (const tool of mcpTools().list) {
+      expect(tool.outputSchema.type, tool.name).toBe("object");
+      const check = validator.getValidator(tool.outputSchema as never);
+      expect(check({ error: "no", status: 404, code: "job_not_found" }).valid, tool.name).toBe(
+        true,
+      );
+      expect(check({ unexpected: true }).valid, tool.name).toBe(false);
+    }
+    const attachment = validator.getValidator(
+      mcpTools().byName.get("get_attachment")!.outputSchema as never,
+    );
+    const file = { id: "att_1", name: "a.txt", size: 1, type: "text/plain", base64: "YQ==" };
+    expect(attachment({ attachment: file }).valid).toBe(true);
+    expect(attachment({ attachment: { ...file, base64: undefined } }).valid).toBe(false);
+  });
+
+  it("take a query's booleans and numbers as JSON, and read them as the URL's text", async () => {
+    const tool = mcpTools().byName.get("list_notifications")!;
+    expect(tool.inputSchema.properties).toMatchObject({
+      unread: { type: "boolean" },
+      limit: { type: "integer" },
+    });
+    const text = JSON.stringify(mcpTools().list.map((each) => each.inputSchema));
+    expect(text).not.toContain('"enum":["true","false"]');
+    expect(tool.operation.query!.parse({ unread: "true", limit: "3" })).toMatchObject({
+      unread: true,
+      limit: 3,
+    });
   });
 });

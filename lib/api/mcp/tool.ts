@@ -3,14 +3,16 @@ import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
 import type { TokenScope } from "@/lib/shared/enums";
+import { inputSchemaOf, type JsonObjectSchema, outputSchemaOf } from "./schemas";
 import { type Answer, isWrite, type Operation, type RateClass, rateClassOf } from "../operation";
 
 /**
  * An MCP tool, derived from the operation it exposes (lib/api/operation.ts): its arguments are
  * the route's path parameters, query and body side by side (or the operation's own `mcp.input`),
  * parsed by the very zod schemas the route parses, so a tool refuses exactly what the route
- * refuses, with the same message; it runs the same handler and answers `{ <result>: data,
- * ...meta }`.
+ * refuses, with the same message; it runs the same handler (or, for a route that answers a
+ * file, the tool's own answer from the same lib/ function) and answers `{ <result>: data,
+ * ...meta }`, as its outputSchema says (lib/api/mcp/schemas.ts).
  */
 
 /** What a tool runs with: the database and the token's caller. */
@@ -36,14 +38,8 @@ export interface Tool {
   rate: RateClass | undefined;
   operation: Operation;
   inputSchema: JsonObjectSchema;
+  outputSchema: JsonObjectSchema;
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
-}
-
-interface JsonObjectSchema {
-  type: "object";
-  properties: Record<string, object>;
-  required?: string[];
-  [key: string]: unknown;
 }
 
 export function toolOf(operation: Operation): Tool {
@@ -70,6 +66,7 @@ export function toolOf(operation: Operation): Tool {
     rate: rateClassOf(operation),
     operation,
     inputSchema: inputSchemaOf(operation),
+    outputSchema: outputSchemaOf(operation),
     async run(ctx, args) {
       const request = toRequest(operation, args);
       const handlerCtx = {
@@ -83,7 +80,7 @@ export function toolOf(operation: Operation): Tool {
       };
       if (operation.beforeBody) await operation.beforeBody(handlerCtx as never);
       if (operation.body) handlerCtx.body = operation.body.parse(request.body);
-      const result = await operation.handle(handlerCtx as never);
+      const result = await (mcp.answer ?? operation).handle(handlerCtx as never);
       if (result instanceof Response) {
         throw new Error(`${operation.id} answers HTTP only; it cannot be an MCP tool`);
       }
@@ -135,40 +132,4 @@ function asQuery(args: unknown): Record<string, unknown> {
 
 function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   return schema instanceof z.ZodObject ? schema.shape : {};
-}
-
-/**
- * The tool's JSON Schema: its own input, or the properties and required fields of the path
- * (renamed), query and body, each converted by zod's own `z.toJSONSchema` as the input a
- * client sends (defaults optional).
- */
-function inputSchemaOf(operation: Operation): JsonObjectSchema {
-  const mcp = operation.mcp!;
-  if (mcp.input) return jsonSchema(mcp.input);
-  const rename = mcp.rename ?? {};
-  const parts = [operation.params, operation.query, operation.body]
-    .filter((schema): schema is z.ZodType => schema !== undefined)
-    .map(jsonSchema);
-  const renamed = (key: string) => rename[key] ?? key;
-  const properties = Object.assign(
-    {},
-    ...parts.map((part) =>
-      Object.fromEntries(Object.entries(part.properties ?? {}).map(([k, v]) => [renamed(k), v])),
-    ),
-  );
-  const required = [...new Set(parts.flatMap((part) => (part.required ?? []).map(renamed)))];
-  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
-}
-
-function jsonSchema(schema: z.ZodType): JsonObjectSchema {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Partial<
-    JsonObjectSchema & { anyOf: JsonObjectSchema[] }
-  >;
-  // An optional body (`schema.optional()`) is `anyOf: [object, null-ish]`: take the object.
-  const object = json.properties ? json : json.anyOf?.find((part) => part.properties);
-  return {
-    type: "object",
-    properties: object?.properties ?? {},
-    ...(object?.required ? { required: object.required } : {}),
-  };
 }

@@ -11,7 +11,7 @@ import {
 } from "zod-openapi";
 import { formatBytes } from "@/lib/shared/format";
 import { envelope } from "@/lib/shared/schemas/views";
-import type { Auth, Operation } from "../operation";
+import { answerParts, type Auth, type Operation } from "../operation";
 import { allOperations } from "../operations";
 import { bodyLimitOf } from "../serve";
 import { errorResponses } from "./errors";
@@ -62,10 +62,7 @@ function securityOf(auth: Auth): Record<string, string[]>[] {
 function successSchema(operation: Operation): z.ZodType {
   const success = operation.success;
   if (success.body) return success.body;
-  const data = success.page ? z.array(success.data!) : (success.data ?? z.unknown());
-  const meta = success.page
-    ? z.object({ nextCursor: z.string().nullable(), ...(success.meta?.shape ?? {}) })
-    : success.meta;
+  const { data, meta } = answerParts(success);
   return meta ? z.object({ data, meta }) : envelope(data);
 }
 

@@ -20,10 +20,13 @@ import {
   listJobsQuerySchema,
   resolveDisputeSchema,
 } from "@/lib/shared/schemas/jobs";
-import { jobViewSchema } from "@/lib/shared/schemas/views";
+import { attachmentContentSchema, jobViewSchema } from "@/lib/shared/schemas/views";
+import { formatBytes } from "@/lib/shared/format";
+import { answerTooLarge, MCP_MAX_ATTACHMENT_BYTES } from "../mcp/limits";
 import {
   answer,
   defineOperation,
+  type OperationContext,
   pageAnswer,
   PUBLIC,
   SESSION_ONLY,
@@ -49,7 +52,8 @@ export const listJobsOperation = defineOperation({
     title: "Search jobs",
     description:
       "Jobs newest first, by words (`q`, with relevance), status (open jobs take bids), " +
-      "category, budget range and sort; `cursor` is the previous answer's nextCursor.",
+      "category, poster (a wallet address), budget range and sort; `cursor` is the previous " +
+      "answer's nextCursor.",
     result: "jobs",
   },
   handle: async ({ db, query }) => pageAnswer(await listJobs(db, query)),
@@ -321,6 +325,33 @@ export const downloadAttachmentOperation = defineOperation({
   success: { description: "The file, as an attachment (Content-Disposition)" },
   // An unknown job is as unknown as its file: 404 attachment_not_found.
   errors: ["not_job_party", "attachment_not_found"],
+  mcp: {
+    name: "get_attachment",
+    title: "Read a delivered file",
+    description:
+      "A delivered file's bytes (base64) with its name and media type, for the job's poster and " +
+      "its assigned agent's wallet or operator. A file past " +
+      `${formatBytes(MCP_MAX_ATTACHMENT_BYTES)} is refused (JSON-RPC error, data.code ` +
+      "answer_too_large): download it over HTTP with the same token.",
+    result: "attachment",
+    rename: AS_JOB,
+    answer: {
+      success: { data: attachmentContentSchema },
+      handle: async ({ db, wallet, params }: AttachmentRequest) => {
+        const file = await getAttachmentForDownload(db, wallet, params.id, params.attachmentId);
+        const size = file.data.byteLength;
+        if (size > MCP_MAX_ATTACHMENT_BYTES) {
+          throw answerTooLarge(
+            `${file.name} is ${formatBytes(size)}; get_attachment answers files of at most ` +
+              `${formatBytes(MCP_MAX_ATTACHMENT_BYTES)}: download it over HTTP (GET ` +
+              `/api/v1/jobs/${params.id}/attachments/${params.attachmentId}) with the same token`,
+          );
+        }
+        const base64 = Buffer.from(file.data).toString("base64");
+        return answer({ id: params.attachmentId, name: file.name, size, type: file.type, base64 });
+      },
+    },
+  },
   openapi: {
     responses: {
       "200": {
@@ -343,6 +374,12 @@ export const downloadAttachmentOperation = defineOperation({
     });
   },
 });
+
+type AttachmentRequest = Pick<
+  OperationContext<AttachmentParams, undefined, undefined>,
+  "db" | "wallet" | "params"
+>;
+type AttachmentParams = z.output<typeof attachmentPath>;
 
 function asciiFallback(name: string) {
   return name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");

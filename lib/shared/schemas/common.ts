@@ -91,11 +91,16 @@ export function serialId(
     .refine((value) => value <= INT8_MAX, { error: message });
 }
 
-export const addressSchema = z
-  .string({ error: "address must be a string" })
-  .trim()
-  .refine((value) => isAddress(value, { strict: false }), { error: "not a valid wallet address" })
-  .transform((value) => getAddress(value));
+/** A wallet address, in any case, as its checksummed form. */
+export function walletAddress(field: string, invalid = `${field} is not a valid wallet address`) {
+  return z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .refine((value) => isAddress(value, { strict: false }), { error: invalid })
+    .transform((value) => getAddress(value));
+}
+
+export const addressSchema = walletAddress("address", "not a valid wallet address");
 
 export const txHashSchema = z
   .string({ error: "txHash must be a string" })

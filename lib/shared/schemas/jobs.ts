@@ -12,6 +12,7 @@ import {
   text,
   txHashSchema,
   usdcAmount,
+  walletAddress,
 } from "./common";
 
 export const createJobSchema = z.object({
@@ -122,6 +123,9 @@ export const listJobsQuerySchema = z
       .enum(JOB_STATUSES, { error: `status must be one of: ${JOB_STATUSES.join(", ")}` })
       .optional(),
     category: category.optional(),
+    poster: walletAddress("poster")
+      .optional()
+      .meta({ description: "Only the jobs this wallet posted (0x address)" }),
     q: text("q", 1, LIMITS.searchQuery, { singleLine: true })
       .refine((value) => /[\p{L}\p{N}]/u.test(value), {
         error: "q must contain a word to search for (letters or digits)",

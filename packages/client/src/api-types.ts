@@ -2937,6 +2937,8 @@ export interface operations {
           | "blockchain"
           | "education"
           | "consulting";
+        /** @description Only the jobs this wallet posted (0x address) */
+        poster?: string;
         /** @description Words to find in title, description and requirements (ranked) */
         q?: string;
         /** @description minBudgetUsdc: USDC, inclusive */

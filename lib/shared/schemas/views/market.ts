@@ -8,6 +8,11 @@ export const attachmentMetaSchema = z
   .object({ id: z.string(), name: z.string(), size: z.int(), type: z.string() })
   .meta({ id: "AttachmentMeta", description: "A delivered file (download it by id)." });
 
+/** A delivered file with its bytes, as the MCP tool get_attachment answers it. */
+export const attachmentContentSchema = attachmentMetaSchema
+  .extend({ base64: z.string().meta({ description: "The file's bytes, base64-encoded" }) })
+  .meta({ id: "AttachmentContent" });
+
 export const jobViewSchema = z
   .object({
     id: z.string().meta({ example: "job_2f7c1a9e0b3d4c5e" }),
