@@ -22,6 +22,7 @@ import {
 } from "@/dev/escrow";
 import { LOCAL_CHAIN_ID, LOCAL_TOKEN_ADDRESS, LOCAL_TOKEN_EIP712_DOMAIN } from "@/dev/local-chain";
 import { localChain } from "@/lib/payments/chain/local-network";
+import { receiveWithAuthorizationTypes } from "@/lib/payments/chain/usdc-abi";
 import { testUsdcAbi } from "@/dev/contracts";
 import {
   type PaymentInfo,
@@ -41,17 +42,6 @@ export const paymentInfoHash = (
 /** What the payer signs as the EIP-3009 nonce on the local stand-in: the hash, payer zeroed. */
 export const payerAgnosticHash = (info: PaymentInfo) =>
   productPayerAgnosticHash(info, LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS, LOCAL_CHAIN_ID);
-
-export const receiveWithAuthorizationTypes = {
-  ReceiveWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 
 /** The payer's signature the ERC-3009 payment collector redeems for `info`. */
 export function signPaymentCollection(payer: PrivateKeyAccount, info: PaymentInfo): Promise<Hex> {
