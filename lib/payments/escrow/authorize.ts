@@ -153,7 +153,7 @@ export async function submitAuthorize(
   }
   let receipt;
   try {
-    receipt = await receiptWithin(hash, confirmationTimeoutMs());
+    receipt = await receiptWithin(hash);
   } catch (error) {
     return {
       note: errorSummary(error),
@@ -193,8 +193,3 @@ const pendingResponse = (
   network,
   payer,
 });
-
-function confirmationTimeoutMs(): number {
-  const { facilitator } = getSettlementNetwork();
-  return facilitator.kind === "self-hosted" ? facilitator.confirmationTimeoutMs : 20_000;
-}
