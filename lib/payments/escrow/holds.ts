@@ -12,7 +12,7 @@ import { conflict } from "@/lib/platform/errors";
 import { getSettlementNetwork } from "../chain/network";
 import { escrowTermsOf } from "./escrow-terms";
 import { paymentInfoHash } from "./payment-info";
-import { feeOf, type Outcome, PLANS } from "./states";
+import { feeOf, type Outcome, PLANS, planOf } from "./states";
 import { settlementBudgetSeconds } from "../reconcile/settlement";
 
 type Tx = Prisma.TransactionClient;
@@ -183,7 +183,7 @@ export async function recordStepSucceeded(
     proposalId: settlement.proposalId,
     settlementId: settlement.id,
   });
-  const outcome = (Object.keys(PLANS) as Outcome[]).find((o) => PLANS[o].during === hold.state);
+  const outcome = planOf(hold.state);
   const plan = outcome ? PLANS[outcome] : undefined;
   const next = plan?.steps[plan.steps.indexOf(action.kind as "capture" | "void") + 1];
   if (plan && next && hold.amountAtomic - hold.capturedAtomic - hold.returnedAtomic > 0n) {
