@@ -24,6 +24,17 @@ export async function lockJobInStatus(
   return rows.length === 1;
 }
 
+/**
+ * Locks the job row, whatever its status, in the mode its UPDATE takes (NO KEY UPDATE: a
+ * foreign-key check's KEY SHARE, such as an event's insert, still passes). The lock order of a
+ * write that changes both a job and its held payment is the job first, then the hold
+ * (lib/payments/escrow/holds.ts): two such writes at once then queue on the job instead of
+ * each holding the row the other waits for.
+ */
+export async function lockJob(tx: Prisma.TransactionClient, jobId: string): Promise<void> {
+  await tx.$queryRaw`SELECT "id" FROM "jobs" WHERE "id" = ${jobId} FOR NO KEY UPDATE`;
+}
+
 /** Locks the proposal row if, and only if, it is this job's and still pending. */
 export async function lockPendingProposal(
   tx: Prisma.TransactionClient,

@@ -12,6 +12,7 @@ import type { Address } from "viem";
 import type { Db } from "@/lib/db";
 import type { EscrowHold } from "@/lib/generated/prisma/client";
 import { agentWallets, authorize, operates, transition } from "@/lib/kernel/lifecycle";
+import { lockJob } from "@/lib/kernel/locks";
 import { getJobRowOrThrow } from "@/lib/kernel/rows";
 import { jobInclude, toJobView } from "@/lib/kernel/serialize";
 import { recordEvent, runWrite } from "@/lib/kernel/write";
@@ -59,6 +60,7 @@ export async function cancelJob(db: Db, caller: Address, jobId: string): Promise
     );
   }
   const action = await runWrite(db, async (tx) => {
+    await lockJob(tx, jobId); // the job before the hold (lib/payments/escrow/holds.ts)
     const started = await startRelease(tx, hold, {
       outcome: "refund",
       actor: caller,
@@ -139,6 +141,7 @@ export async function resolveDispute(
     }
   }
   const action = await runWrite(db, async (tx) => {
+    await lockJob(tx, jobId); // the job before the hold (lib/payments/escrow/holds.ts)
     const { count } = await tx.escrowHold.updateMany({
       where: { id: hold.id, state: "held", resolvedAt: null, disputeOpenedAt: { not: null } },
       data: {

@@ -5,6 +5,7 @@ import { assertPaidFor } from "@/lib/payments/ledger/payment-proof";
 import type { AcceptInput, CompleteInput, DeliverInput } from "@/lib/shared/schemas/jobs";
 import { decodeAttachments } from "./attachments";
 import { newId } from "@/lib/kernel/ids";
+import { lockJob } from "@/lib/kernel/locks";
 import { getJobRowOrThrow } from "@/lib/kernel/rows";
 import { agentWallets, announce, authorize, checkRole, transition } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
@@ -45,6 +46,7 @@ export async function acceptProposal(
   const now = new Date();
   const row = await runWrite(db, async (tx) => {
     if (deliverBy) {
+      await lockJob(tx, jobId); // the job before the hold (lib/payments/escrow/holds.ts)
       // The agent's time runs from acceptance: a late accept moves the delivery deadline (never
       // past the point where the review window would no longer fit before heldUntil).
       const { count } = await tx.escrowHold.updateMany({

@@ -1,18 +1,15 @@
 // Driving the local escrow stand-in (contracts/escrow, dev/escrow.ts) from tests: payment info,
-// the payer's ReceiveWithAuthorization signature, the hashes computed here in TypeScript, the
-// operator's calls, and the custom error a reverted call carries.
+// the payer's ReceiveWithAuthorization signature, the hashes (the product's, lib/payments/escrow/
+// payment-info.ts, defaulted to the local stand-in), the operator's calls, and the custom error a
+// reverted call carries.
 import { randomBytes } from "node:crypto";
 import {
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
-  encodeAbiParameters,
-  hashStruct,
   http,
-  keccak256,
   toHex,
-  zeroAddress,
   type Address,
   type Hex,
   type PublicClient,
@@ -25,75 +22,26 @@ import {
 } from "@/dev/escrow";
 import { LOCAL_CHAIN_ID, LOCAL_TOKEN_ADDRESS, LOCAL_TOKEN_EIP712_DOMAIN } from "@/dev/local-chain";
 import { localChain } from "@/lib/payments/chain/local-network";
+import { receiveWithAuthorizationTypes } from "@/lib/payments/chain/usdc-abi";
 import { testUsdcAbi } from "@/dev/contracts";
+import {
+  type PaymentInfo,
+  payerAgnosticHash as productPayerAgnosticHash,
+  paymentInfoHash as productPaymentInfoHash,
+} from "@/lib/payments/escrow/payment-info";
 
-export interface PaymentInfo {
-  operator: Address;
-  payer: Address;
-  receiver: Address;
-  token: Address;
-  maxAmount: bigint;
-  preApprovalExpiry: number;
-  authorizationExpiry: number;
-  refundExpiry: number;
-  minFeeBps: number;
-  maxFeeBps: number;
-  feeReceiver: Address;
-  salt: bigint;
-}
+export type { PaymentInfo };
 
-/** The struct's EIP-712 type, written out here (not taken from the contract). */
-export const PAYMENT_INFO_TYPE = [
-  { name: "operator", type: "address" },
-  { name: "payer", type: "address" },
-  { name: "receiver", type: "address" },
-  { name: "token", type: "address" },
-  { name: "maxAmount", type: "uint120" },
-  { name: "preApprovalExpiry", type: "uint48" },
-  { name: "authorizationExpiry", type: "uint48" },
-  { name: "refundExpiry", type: "uint48" },
-  { name: "minFeeBps", type: "uint16" },
-  { name: "maxFeeBps", type: "uint16" },
-  { name: "feeReceiver", type: "address" },
-  { name: "salt", type: "uint256" },
-] as const;
-
-/**
- * The escrow's payment hash computed in TypeScript: the EIP-712 struct hash of PaymentInfo
- * (viem's hashStruct), then keccak256(abi.encode(chainId, escrow, structHash)).
- */
-export function paymentInfoHash(
+/** The escrow's payment hash (its getHash), by default the local stand-in's on the local chain. */
+export const paymentInfoHash = (
   info: PaymentInfo,
   escrow: Address = LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS,
   chainId: number = LOCAL_CHAIN_ID,
-): Hex {
-  const structHash = hashStruct({
-    primaryType: "PaymentInfo",
-    types: { PaymentInfo: PAYMENT_INFO_TYPE },
-    data: info,
-  });
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: "uint256" }, { type: "address" }, { type: "bytes32" }],
-      [BigInt(chainId), escrow, structHash],
-    ),
-  );
-}
+): Hex => productPaymentInfoHash(info, escrow, chainId);
 
-/** What the payer signs as the EIP-3009 nonce: the hash with the payer zeroed. */
+/** What the payer signs as the EIP-3009 nonce on the local stand-in: the hash, payer zeroed. */
 export const payerAgnosticHash = (info: PaymentInfo) =>
-  paymentInfoHash({ ...info, payer: zeroAddress });
-
-export const receiveWithAuthorizationTypes = {
-  ReceiveWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+  productPayerAgnosticHash(info, LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS, LOCAL_CHAIN_ID);
 
 /** The payer's signature the ERC-3009 payment collector redeems for `info`. */
 export function signPaymentCollection(payer: PrivateKeyAccount, info: PaymentInfo): Promise<Hex> {

@@ -175,6 +175,16 @@ export function getSettlementNetwork(): SettlementNetwork {
 }
 
 /**
+ * How long a request waits for the receipt of a transaction it sent before it answers
+ * "pending": SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS as the self-hosted facilitator resolved it,
+ * or `otherwiseMs` when an HTTP facilitator settles (the setting is then not ours to read).
+ */
+export function confirmationTimeoutMs(otherwiseMs: number): number {
+  const { facilitator } = getSettlementNetwork();
+  return facilitator.kind === "self-hosted" ? facilitator.confirmationTimeoutMs : otherwiseMs;
+}
+
+/**
  * A USDC amount as x402 wants it in `accepts[].price` / requirements: atomic units as a decimal
  * string, the token, and its EIP-712 domain in `extra`.
  */

@@ -21,12 +21,6 @@ import { recordStepFailed, recordStepSucceeded } from "./holds";
 import { type OperatorCall, readPaymentState, receiptWithin, sendOperatorCall } from "./operator";
 import { escrowSettingsOrUnavailable } from "./requirements";
 
-/** How long a request waits for its transaction's receipt before answering "pending". */
-function confirmationTimeoutMs(): number {
-  const { facilitator } = getSettlementNetwork();
-  return facilitator.kind === "self-hosted" ? facilitator.confirmationTimeoutMs : 20_000;
-}
-
 async function load(db: Db, actionId: string) {
   const action = await db.escrowAction.findUniqueOrThrow({
     where: { id: actionId },
@@ -104,7 +98,7 @@ async function runSteps(db: Db, actionId: string): Promise<void> {
     }
     if (hash) {
       try {
-        await receiptWithin(hash, confirmationTimeoutMs());
+        await receiptWithin(hash);
       } catch (error) {
         await noteError(db, loaded.action.id, `receipt: ${errorSummary(error)}`);
       }

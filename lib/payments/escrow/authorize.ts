@@ -10,11 +10,13 @@ import type { Db } from "@/lib/db";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { errorSummary } from "@/lib/platform/redact";
 import { getSettlementNetwork } from "../chain/network";
+import { receiveWithAuthorizationTypes } from "../chain/usdc-abi";
 import { TransactionRejectedError } from "../facilitator/sender";
 import { recordSettlementTxHash } from "../ledger/settlements";
 import type { Refusal } from "../settle/answer";
 import type { PaymentHeader } from "../settle/payment-header";
 import type { Submitted } from "../settle/steps/submit";
+import { checkSignature } from "../settle/steps/terms";
 import { type EscrowTerms, storeEscrowTerms } from "./escrow-terms";
 import { receiptWithin, sendOperatorCall, simulateOperatorCall } from "./operator";
 import type { PaymentInfo } from "./payment-info";
@@ -25,7 +27,7 @@ import {
   escrowSettingsOrUnavailable,
 } from "./requirements";
 import type { EscrowSettings } from "./settings";
-import { checkEscrowSignature, checkEscrowTerms } from "./terms";
+import { checkEscrowTerms } from "./terms";
 
 export interface ProtectedPayment {
   settings: EscrowSettings;
@@ -83,7 +85,7 @@ export async function checkProtectedPayment(
     now,
   );
   if ("refusal" in checked) return checked;
-  const badSignature = await checkEscrowSignature(header, required);
+  const badSignature = await checkSignature(header, required, receiveWithAuthorizationTypes);
   if (badSignature) return { refusal: badSignature };
   const reverted = await simulateOperatorCall(
     settings,
@@ -151,7 +153,7 @@ export async function submitAuthorize(
   }
   let receipt;
   try {
-    receipt = await receiptWithin(hash, confirmationTimeoutMs());
+    receipt = await receiptWithin(hash);
   } catch (error) {
     return {
       note: errorSummary(error),
@@ -191,8 +193,3 @@ const pendingResponse = (
   network,
   payer,
 });
-
-function confirmationTimeoutMs(): number {
-  const { facilitator } = getSettlementNetwork();
-  return facilitator.kind === "self-hosted" ? facilitator.confirmationTimeoutMs : 20_000;
-}

@@ -3,16 +3,21 @@
 // split) starts with one conditional UPDATE from `held` (one winner, on one server or many)
 // and the insert of its first operator transaction as `pending`, before anything is sent;
 // each transaction's outcome is then recorded from the chain (./actions.ts).
+// Lock order: a write that changes both a job and its hold locks the job first (its
+// transition, or lockJob where the hold's UPDATE comes first), then the hold, so that no two
+// of them at once can each hold the row the other waits for (complete against the record of a
+// reclaim did: tests/http/escrow-lock-order.test.ts).
 import "server-only";
 import type { Db } from "@/lib/db";
 import type { EscrowAction, EscrowHold, Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/kernel/ids";
+import { lockJob } from "@/lib/kernel/locks";
 import { recordEvent } from "@/lib/kernel/write";
 import { conflict } from "@/lib/platform/errors";
 import { getSettlementNetwork } from "../chain/network";
 import { escrowTermsOf } from "./escrow-terms";
 import { paymentInfoHash } from "./payment-info";
-import { feeOf, type Outcome, PLANS } from "./states";
+import { feeOf, type Outcome, PLANS, planOf } from "./states";
 import { settlementBudgetSeconds } from "../reconcile/settlement";
 
 type Tx = Prisma.TransactionClient;
@@ -183,7 +188,7 @@ export async function recordStepSucceeded(
     proposalId: settlement.proposalId,
     settlementId: settlement.id,
   });
-  const outcome = (Object.keys(PLANS) as Outcome[]).find((o) => PLANS[o].during === hold.state);
+  const outcome = planOf(hold.state);
   const plan = outcome ? PLANS[outcome] : undefined;
   const next = plan?.steps[plan.steps.indexOf(action.kind as "capture" | "void") + 1];
   if (plan && next && hold.amountAtomic - hold.capturedAtomic - hold.returnedAtomic > 0n) {
@@ -228,6 +233,14 @@ export async function recordReclaim(
   holdId: string,
   reclaimed: { txHash: string | null; amount: bigint },
 ): Promise<void> {
+  // Its job is cancelled below: the job first, then the hold. Read once the job is locked, so
+  // that a second record of the same reclaim (the reconciler's and a failed action's) waits
+  // for the first and sees it.
+  const { jobId } = await tx.escrowHold.findUniqueOrThrow({
+    where: { id: holdId },
+    select: { jobId: true },
+  });
+  await lockJob(tx, jobId);
   const hold = await tx.escrowHold.findUniqueOrThrow({ where: { id: holdId } });
   if (hold.state === "reclaimed") return;
   await tx.escrowHold.update({

@@ -14,7 +14,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { getChainClient } from "../chain/client";
-import { getSettlementNetwork } from "../chain/network";
+import { confirmationTimeoutMs, getSettlementNetwork } from "../chain/network";
 import { type OnSigned, SerialSender } from "../facilitator/sender";
 import { escrowAbi } from "./abi";
 import type { PaymentInfo } from "./payment-info";
@@ -101,10 +101,16 @@ function decodeRevert(text: string): string {
   return text.split("\n")[0]!.slice(0, 200);
 }
 
-/** The receipt, or null when none arrives within `timeoutMs` (the outcome is then unknown). */
+/** The operator's wait for a receipt when no self-hosted facilitator sets one. */
+const OPERATOR_CONFIRMATION_TIMEOUT_MS = 20_000;
+
+/**
+ * The receipt, or null when none arrives within `timeoutMs` (by default the confirmation
+ * timeout a request waits before answering "pending"; the outcome is then unknown).
+ */
 export async function receiptWithin(
   hash: Hex,
-  timeoutMs: number,
+  timeoutMs: number = confirmationTimeoutMs(OPERATOR_CONFIRMATION_TIMEOUT_MS),
   client: PublicClient = getChainClient(),
 ): Promise<TransactionReceipt | null> {
   try {

@@ -12,10 +12,12 @@ import {
   LOCAL_TOKEN_ADDRESS,
   LOCAL_TOKEN_EIP712_DOMAIN,
 } from "../chain/local-network";
+import { receiveWithAuthorizationTypes } from "../chain/usdc-abi";
 import { parsePaymentHeader } from "../settle/payment-header";
+import { checkSignature } from "../settle/steps/terms";
 import { payerAgnosticHash } from "./payment-info";
 import type { EscrowSettings } from "./settings";
-import { checkEscrowSignature, checkEscrowTerms } from "./terms";
+import { checkEscrowTerms } from "./terms";
 
 const operatorKey = generatePrivateKey();
 const operator = privateKeyToAccount(operatorKey).address;
@@ -108,7 +110,7 @@ describe("checkEscrowTerms", () => {
     expect(payerAgnosticHash(result.info, settings.escrow, LOCAL_CHAIN_ID)).toBe(
       header.authorization.nonce,
     );
-    expect(await checkEscrowSignature(header, required)).toBeUndefined();
+    expect(await checkSignature(header, required, receiveWithAuthorizationTypes)).toBeUndefined();
   });
 
   it.each([
@@ -175,10 +177,14 @@ describe("checkEscrowTerms", () => {
   it("refuses a signature by someone other than the payer", async () => {
     const header = await signed();
     const other = await signed(required, privateKeyToAccount(generatePrivateKey()));
-    expect(await checkEscrowSignature({ ...header, signature: other.signature }, required)).toEqual(
-      {
-        code: "invalid_exact_evm_payload_signature",
-      },
-    );
+    expect(
+      await checkSignature(
+        { ...header, signature: other.signature },
+        required,
+        receiveWithAuthorizationTypes,
+      ),
+    ).toEqual({
+      code: "invalid_exact_evm_payload_signature",
+    });
   });
 });

@@ -5,7 +5,7 @@
 // PaymentInfo we rebuild from it, which is what the operator will authorize. Pure: no
 // database, no chain.
 import type { PaymentRequirements } from "@x402/core/types";
-import { type Address, getAddress, isAddressEqual, recoverTypedDataAddress } from "viem";
+import { type Address, getAddress } from "viem";
 import { checkRole } from "@/lib/kernel/lifecycle";
 import { sameAddress } from "@/lib/shared/address";
 import type { Refusal } from "../settle/answer";
@@ -15,17 +15,6 @@ import { VALIDITY_SLACK_SECONDS } from "../settle/steps/terms";
 import { type PaymentInfo, payerAgnosticHash } from "./payment-info";
 import type { AuthCaptureExtra } from "./requirements";
 import type { EscrowSettings } from "./settings";
-
-const receiveWithAuthorizationTypes = {
-  ReceiveWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 
 const mismatch = (detail: string): Refusal => ({ code: "escrow_terms_mismatch", detail });
 
@@ -132,38 +121,4 @@ export function checkEscrowTerms(
     return refuse(mismatch("the authorization's nonce is not the hash of these terms"));
   }
   return { info };
-}
-
-/** A 65-byte signature must recover to the payer (longer ones: the authorize simulation). */
-export async function checkEscrowSignature(
-  header: PaymentHeader,
-  required: PaymentRequirements,
-): Promise<Refusal | undefined> {
-  if (header.signature.length !== 132) return undefined;
-  const extra = required.extra as unknown as AuthCaptureExtra;
-  try {
-    const signer = await recoverTypedDataAddress({
-      domain: {
-        name: extra.name,
-        version: extra.version,
-        chainId: Number(required.network.split(":")[1]),
-        verifyingContract: getAddress(required.asset),
-      },
-      types: receiveWithAuthorizationTypes,
-      primaryType: "ReceiveWithAuthorization",
-      message: {
-        from: header.authorization.from,
-        to: header.authorization.to,
-        value: BigInt(header.authorization.value),
-        validAfter: BigInt(header.authorization.validAfter),
-        validBefore: BigInt(header.authorization.validBefore),
-        nonce: header.authorization.nonce,
-      },
-      signature: header.signature,
-    });
-    if (isAddressEqual(signer, header.authorization.from)) return undefined;
-  } catch {
-    // An unrecoverable signature is as invalid as another signer's.
-  }
-  return { code: "invalid_exact_evm_payload_signature" };
 }

@@ -12,7 +12,7 @@ import type { Settlement } from "@/lib/generated/prisma/client";
 import { errorSummary } from "@/lib/platform/redact";
 import { getChainClient } from "../chain/client";
 import { getFacilitator } from "../facilitator/current";
-import { getSettlementNetwork } from "../chain/network";
+import { confirmationTimeoutMs, getSettlementNetwork } from "../chain/network";
 import { paymentRequirementsFor } from "../settle/requirements";
 import { submitAuthorize } from "../escrow/authorize";
 import { escrowTermsOf, transferRecipientOf } from "../escrow/escrow-terms";
@@ -238,11 +238,7 @@ export async function reconcileStalePending(
 
 /** The longest one settlement request may take (the facilitator may wait twice for it). */
 export function settlementBudgetSeconds(): number {
-  const { facilitator } = getSettlementNetwork();
-  const wait =
-    facilitator.kind === "self-hosted"
-      ? facilitator.confirmationTimeoutMs / 1000
-      : getConfig().FACILITATOR_TIMEOUT_SECONDS;
+  const wait = confirmationTimeoutMs(getConfig().FACILITATOR_TIMEOUT_SECONDS * 1000) / 1000;
   return Math.ceil(2 * wait + 15);
 }
 

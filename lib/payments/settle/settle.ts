@@ -30,6 +30,7 @@ import {
   submitAuthorize,
 } from "../escrow/authorize";
 import type { EscrowTerms } from "../escrow/escrow-terms";
+import { transferWithAuthorizationTypes } from "../chain/usdc-abi";
 
 /** `now`: the spec's flow, the agent paid at once. `escrow`: held until released (issue 25). */
 export type PaymentMode = "now" | "escrow";
@@ -115,7 +116,7 @@ export async function settleJobPayment(
   } else {
     refusal =
       checkTerms(header, required, job.posterAddress) ??
-      (await checkSignature(header, required)) ??
+      (await checkSignature(header, required, transferWithAuthorizationTypes)) ??
       (await verifyWithFacilitator(server, header, required));
     if (refusal) return challenge(refusal);
   }

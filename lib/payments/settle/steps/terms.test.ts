@@ -4,6 +4,10 @@ import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { LOCAL_TOKEN_ADDRESS, LOCAL_TOKEN_EIP712_DOMAIN } from "../../chain/local-network";
+import {
+  receiveWithAuthorizationTypes,
+  transferWithAuthorizationTypes,
+} from "../../chain/usdc-abi";
 import { parsePaymentHeader } from "../payment-header";
 import { MAX_TIMEOUT_SECONDS } from "../requirements";
 import { signPaymentHeader } from "@/tests/helpers/x402";
@@ -95,18 +99,26 @@ describe("checkTerms", () => {
 
 describe("checkSignature", () => {
   it("passes a signature the payer made over these terms", async () => {
-    expect(await checkSignature(await header(), required)).toBeUndefined();
+    expect(
+      await checkSignature(await header(), required, transferWithAuthorizationTypes),
+    ).toBeUndefined();
   });
 
   it("refuses terms sent other than signed, and another signer's signature", async () => {
     const tampered = await header({ sent: { validAfter: "1" } });
-    expect(await checkSignature(tampered, required)).toEqual({
+    expect(await checkSignature(tampered, required, transferWithAuthorizationTypes)).toEqual({
       code: "invalid_exact_evm_payload_signature",
     });
     const honest = await header();
     const forged = await header({}, stranger);
     const swapped = { ...honest, signature: forged.signature };
-    expect(await checkSignature(swapped, required)).toEqual({
+    expect(await checkSignature(swapped, required, transferWithAuthorizationTypes)).toEqual({
+      code: "invalid_exact_evm_payload_signature",
+    });
+  });
+
+  it("checks the message the types name: a TransferWithAuthorization is no ReceiveWithAuthorization", async () => {
+    expect(await checkSignature(await header(), required, receiveWithAuthorizationTypes)).toEqual({
       code: "invalid_exact_evm_payload_signature",
     });
   });
@@ -114,10 +126,10 @@ describe("checkSignature", () => {
   it("leaves longer signatures (contract wallets, EIP-1271/6492) to the facilitator", async () => {
     const honest = await header();
     const long = { ...honest, signature: `${honest.signature}${"00".repeat(32)}` as const };
-    expect(await checkSignature(long, required)).toBeUndefined();
+    expect(await checkSignature(long, required, transferWithAuthorizationTypes)).toBeUndefined();
     // and a 65-byte signature that recovers to nothing is refused, not thrown
     const garbage = { ...honest, signature: `0x${"ff".repeat(65)}` as const };
-    expect(await checkSignature(garbage, required)).toEqual({
+    expect(await checkSignature(garbage, required, transferWithAuthorizationTypes)).toEqual({
       code: "invalid_exact_evm_payload_signature",
     });
   });

@@ -7,7 +7,7 @@ import { checkRole } from "@/lib/kernel/lifecycle";
 import { sameAddress } from "@/lib/shared/address";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import type { Refusal } from "../answer";
-import { transferWithAuthorizationTypes } from "../../chain/usdc-abi";
+import type { AuthorizationFields, AuthorizationTypes } from "../../chain/usdc-abi";
 import type { PaymentHeader } from "../payment-header";
 import { MAX_TIMEOUT_SECONDS } from "../requirements";
 
@@ -75,16 +75,22 @@ export function checkTerms(
 }
 
 /**
- * A 65-byte signature must recover to the payer over these terms: checked here, without the
- * chain, so that garbage never costs the facilitator's RPC calls. Longer signatures (contract
- * wallets: EIP-1271, EIP-6492) are left to the facilitator.
+ * A 65-byte signature must recover to the payer over these terms, signed as `types` says
+ * (TransferWithAuthorization to pay now, ReceiveWithAuthorization for a protected payment):
+ * checked here, without the chain, so that garbage never costs the facilitator's or the
+ * operator's RPC calls. Longer signatures (contract wallets: EIP-1271, EIP-6492) are left to
+ * the facilitator, or to the protected payment's authorize simulation.
  */
 export async function checkSignature(
   header: PaymentHeader,
   required: PaymentRequirements,
+  types: AuthorizationTypes,
 ): Promise<Refusal | undefined> {
   if (header.signature.length !== 132) return undefined;
   const extra = required.extra as { name?: string; version?: string } | undefined;
+  // Either message has the same fields: only its name (the primary type) differs.
+  const [primaryType] = Object.keys(types) as [string];
+  const typesByName: Record<string, AuthorizationFields> = types;
   try {
     const signer = await recoverTypedDataAddress({
       domain: {
@@ -93,8 +99,8 @@ export async function checkSignature(
         chainId: Number(required.network.split(":")[1]),
         verifyingContract: getAddress(required.asset),
       },
-      types: transferWithAuthorizationTypes,
-      primaryType: "TransferWithAuthorization",
+      types: typesByName,
+      primaryType,
       message: {
         from: header.authorization.from,
         to: header.authorization.to,
