@@ -35,8 +35,12 @@ export interface AppServerOptions {
 export interface AppServer {
   url: string;
   server: http.Server;
-  close(): Promise<void>;
+  /** Stops listening and lets requests in flight finish for up to `drainMs` (default: none). */
+  close(drainMs?: number): Promise<void>;
 }
+
+/** How often a draining server closes the connections that went idle (answered their request). */
+const DRAIN_POLL_MS = 50;
 
 /** How often Node checks for requests past their timeout (its default is 30 s). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
@@ -149,11 +153,19 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   return {
     url: `http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}`,
     server,
-    async close() {
+    async close(drainMs = 0) {
       heap.stop();
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        // No new connections (a cluster worker leaves its primary's rotation); idle ones close
+        // now, busy ones once answered, any still busy after `drainMs` are cut.
+        const idle = setInterval(() => server.closeIdleConnections(), DRAIN_POLL_MS);
+        const cut = setTimeout(() => server.closeAllConnections(), drainMs);
+        server.close(() => {
+          clearInterval(idle);
+          clearTimeout(cut);
+          resolve();
+        });
+        if (drainMs <= 0) server.closeAllConnections();
       });
       await app.close();
     },

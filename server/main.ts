@@ -6,6 +6,10 @@
 // worker processes running the app (server/supervisor.ts), restarting any that dies.
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
+import { MAX_WORKERS } from "./workers";
+
+const DRAIN_MS = 5_000;
+const EXIT_MS = 7_000;
 
 async function main() {
   const { values } = parseArgs({
@@ -36,8 +40,10 @@ async function main() {
 
   if (values.workers !== undefined && cluster.isPrimary) {
     const workers = Number(values.workers);
-    if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-      throw new Error(`--workers must be a whole number from 1 to 64 (got ${values.workers})`);
+    if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+      throw new Error(
+        `--workers must be a whole number from 1 to ${MAX_WORKERS} (got ${values.workers})`,
+      );
     }
     if (workers > 1 && !process.env.DATABASE_URL?.trim()) {
       throw new Error(
@@ -57,13 +63,15 @@ async function main() {
     `> Ready on ${app.url} (${mode}${cluster.isWorker ? `, worker ${process.pid}` : ""})`,
   );
 
+  // SIGTERM drains: requests in flight get DRAIN_MS to be answered (a long-poll is cut then),
+  // and the process exits within EXIT_MS whatever happens (the supervisor's backstop is later).
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    const forced = setTimeout(() => process.exit(0), 5_000);
+    const forced = setTimeout(() => process.exit(0), EXIT_MS);
     forced.unref();
-    app.close().finally(() => process.exit(0));
+    app.close(DRAIN_MS).finally(() => process.exit(0));
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -74,11 +74,11 @@ export function superviseWorkers(options: SupervisorOptions): void {
       });
       worker.process.kill("SIGTERM");
     }
-    // Workers stop within 5 s themselves (server/main.ts); this is the backstop.
+    // Workers drain and stop within 7 s themselves (server/main.ts); this is the backstop.
     setTimeout(() => {
       for (const worker of alive) if (!worker.isDead()) worker.process.kill("SIGKILL");
       process.exit(exitCode);
-    }, 8_000).unref();
+    }, 10_000).unref();
   };
   process.on("SIGTERM", () => stop(0));
   process.on("SIGINT", () => stop(0));

@@ -16,6 +16,13 @@ interface AutocannonResult {
   timeouts: number;
   non2xx: number;
 }
+/** Requests a connection sends in turn, on `url`'s origin (a load of several endpoints). */
+type Requests = {
+  path: string;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}[];
 export type Autocannon = (options: {
   url: string;
   connections: number;
@@ -23,6 +30,7 @@ export type Autocannon = (options: {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  requests?: Requests;
 }) => Promise<AutocannonResult>;
 
 export async function loadAutocannon(): Promise<Autocannon> {
@@ -36,6 +44,7 @@ export interface Target {
   method?: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
+  requests?: Requests;
 }
 
 export interface Settings {

@@ -14,6 +14,8 @@
 // lifecycle's steps with their database and chain time (tools/bench-lifecycle.ts); and
 // BENCH_PAYMENTS posters paying at once beside the chain's own rate (tools/bench-payments.ts).
 // At 1M against 1k jobs, the list once more with a server on each, side by side.
+// Workers: the load against the app with N workers and with one, side by side
+// (tools/bench-workers.ts; BENCH_WORKERS, default one per core).
 // Memory: each server's RSS once its warm-up has settled it (settleMemory) and after its last
 // measurement.
 //
@@ -54,6 +56,7 @@ import {
 } from "./bench-measure";
 import { measureChainTransferRate, measurePaymentBurst } from "./bench-payments";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
+import { workersGoal } from "./bench-workers";
 import { launchNextServer, type NextServer } from "./next-server";
 import { mustRun, nextBin } from "./run";
 
@@ -122,7 +125,8 @@ async function ensureBuild() {
   });
 }
 
-function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
+/** With `workers`, under its supervisor (`--workers`, as `npm start` runs it). */
+function startServer(databaseUrl: string, rpcUrl: string, workers?: number): Promise<NextServer> {
   // A test server, not production (which refuses BENCHMARK_MODE): NODE_ENV=test keeps Next's
   // production runtime (it picks the development one only for "development") and the build.
   return launchNextServer(
@@ -142,8 +146,11 @@ function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
       // What the reads cost without the read cache (every request reads the database).
       ...(process.env.BENCH_UNCACHED === "1" ? { READ_CACHE_SECONDS: "0" } : {}),
     },
-    // Node refuses --cpu-prof in NODE_OPTIONS: it goes on the server's command line.
-    { nodeArgs: CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : [] },
+    {
+      // Node refuses --cpu-prof in NODE_OPTIONS: it goes on the server's command line.
+      nodeArgs: CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : [],
+      serverArgs: workers ? ["--workers", String(workers)] : [],
+    },
   );
 }
 
@@ -559,6 +566,16 @@ async function main() {
     if (process.env.BENCH_READS !== "0") {
       await benchReads(autocannon, chain.rpcUrl, rows, goals, memory);
       printRows(rows);
+      // The machine-level row: N workers against one (BENCH_WORKERS, default one per core).
+      const smallest = await seededSchema(DATABASE_URL, SIZES[0]!, false);
+      const start = (workers: number) => startServer(smallest.url, chain.rpcUrl, workers);
+      const bench = { autocannon, settings: SETTINGS, start };
+      goals.push(
+        await workersGoal(bench, [{ path: LIST }]).catch((error: unknown) => {
+          console.error(`\nworkers: ${error instanceof Error ? error.message : String(error)}`);
+          return { goal: "N workers vs 1 ran", measured: "error", pass: false };
+        }),
+      );
     }
     if (process.env.BENCH_WRITES !== "0") {
       // A failure here (a lifecycle step refused, the chain gone) is a failed goal, not a lost run.

@@ -195,9 +195,18 @@ const envSchema = z.object({
     1_000_000_000,
     "must be a whole number of bytes",
   ),
-  // Worker processes `npm start` runs behind one port (server/supervisor.ts); the embedded
-  // database allows one.
-  WEB_CONCURRENCY: wholeNumber(1, 1, 64),
+  // Worker processes `npm start` runs behind one port (server/supervisor.ts). Unset: one per
+  // core on PostgreSQL; the embedded database allows one (server/workers.ts decides).
+  WEB_CONCURRENCY: optionalString
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .pipe(
+      z
+        .number({ error: "must be a whole number from 1 to 64" })
+        .int("must be a whole number from 1 to 64")
+        .min(1, "must be a whole number from 1 to 64")
+        .max(64, "must be a whole number from 1 to 64")
+        .optional(),
+    ),
   // A process whose V8 heap passes this share of its limit answers new requests 503 +
   // Retry-After until it is below again, instead of dying of "heap out of memory".
   HEAP_SHED_PERCENT: wholeNumber(85, 5, 99, "must be a whole percentage"),
