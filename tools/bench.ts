@@ -12,7 +12,8 @@
 // Writes, in a throwaway schema: POST /api/v1/jobs signed in against an authenticated echo
 // (POST /api/dev/echo-write: the same caller check, rate limit and body parsing); the
 // lifecycle's steps with their database and chain time (tools/bench-lifecycle.ts); and
-// BENCH_PAYMENTS posters paying at once beside the chain's own rate (tools/bench-payments.ts).
+// BENCH_PAYMENTS posters paying at once, with one facilitator gas key and with two, beside the
+// chain's own rate (tools/bench-payments.ts).
 // At 1M against 1k jobs, the list once more with a server on each, side by side.
 // Memory: each server's RSS once its warm-up has settled it (settleMemory) and after its last
 // measurement.
@@ -52,7 +53,7 @@ import {
   warmUp,
   type Target,
 } from "./bench-measure";
-import { measureChainTransferRate, measurePaymentBurst } from "./bench-payments";
+import { benchPayments } from "./bench-payments";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { launchNextServer, type NextServer } from "./next-server";
 import { mustRun, nextBin } from "./run";
@@ -122,7 +123,11 @@ async function ensureBuild() {
   });
 }
 
-function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
+function startServer(
+  databaseUrl: string,
+  rpcUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<NextServer> {
   // A test server, not production (which refuses BENCHMARK_MODE): NODE_ENV=test keeps Next's
   // production runtime (it picks the development one only for "development") and the build.
   return launchNextServer(
@@ -141,6 +146,7 @@ function startServer(databaseUrl: string, rpcUrl: string): Promise<NextServer> {
       RATE_LIMIT_READS_PER_MINUTE: "1000000",
       // What the reads cost without the read cache (every request reads the database).
       ...(process.env.BENCH_UNCACHED === "1" ? { READ_CACHE_SECONDS: "0" } : {}),
+      ...extraEnv,
     },
     // Node refuses --cpu-prof in NODE_OPTIONS: it goes on the server's command line.
     { nodeArgs: CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : [] },
@@ -523,14 +529,16 @@ async function benchWrites(
       );
     }
     if (PAYMENTS > 0) {
-      console.log(`\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once`);
-      const burst = await measurePaymentBurst(server.url, rpcUrl, PAYMENTS);
-      const rate = await measureChainTransferRate(rpcUrl, PAYMENTS);
       console.log(
-        `payments: ${burst.settled}/${burst.payments} settled in ${burst.seconds.toFixed(1)} s = ` +
-          `${burst.perSecond.toFixed(1)} payments/s; the chain alone: ${rate.transfers} transfers ` +
-          `from one key in ${rate.seconds.toFixed(1)} s = ${rate.perSecond.toFixed(1)} transfers/s ` +
-          `(${percent(burst.perSecond / rate.perSecond)})`,
+        `\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once, one gas key then two`,
+      );
+      goals.push(
+        ...(await benchPayments({
+          serverUrl: server.url,
+          rpcUrl,
+          count: PAYMENTS,
+          startServer: (env) => startServer(scratch.url, rpcUrl, env),
+        })),
       );
     }
     memory.push({ server: "writes", warm, end: rssMiB(server) });
