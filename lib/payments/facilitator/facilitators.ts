@@ -78,6 +78,19 @@ export function createSelfHostedFacilitator(
   });
   senders.watchBalances();
 
+  // x402 reads the token's code and the payer's on every verify and again on every settle.
+  // A contract's code does not change once deployed (SELFDESTRUCT no longer removes it), so
+  // code found is kept; an address without code (an EOA, a wallet not yet deployed) is asked
+  // again each time, and so is an EIP-7702 delegation (0xef0100…), which its owner may change.
+  const deployed = new Map<Address, Hex>();
+  const contractCode = async (address: Address) => {
+    const known = deployed.get(address);
+    if (known) return known;
+    const code = await client.getCode({ address });
+    const immutable = code && code !== "0x" && !code.toLowerCase().startsWith("0xef0100");
+    if (immutable && deployed.size < 10_000) deployed.set(address, code);
+    return code;
+  };
   type ReadArgs = Parameters<typeof client.readContract>[0];
   type VerifyArgs = Parameters<typeof client.verifyTypedData>[0];
   const signer = toFacilitatorEvmSigner(
@@ -106,7 +119,7 @@ export function createSelfHostedFacilitator(
       // Awaited together: one watcher reads each block once for every settlement in flight.
       waitForTransactionReceipt: ({ hash, timeout }) =>
         senders.receipts.wait(hash, timeout ?? options.confirmationTimeoutMs),
-      getCode: (args) => client.getCode(args),
+      getCode: (args) => contractCode(args.address),
     },
     { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );
