@@ -4,7 +4,7 @@
 // (default 127.0.0.1:4021); beyond loopback it requires FACILITATOR_SECRET.
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { ConfigError, getConfig, parseEnv } from "@/lib/platform/config";
-import { createSelfHostedFacilitator } from "@/lib/payments/facilitator/facilitators";
+import { balanceWatch, createSelfHostedFacilitator } from "@/lib/payments/facilitator/facilitators";
 import { startFacilitatorService } from "@/lib/payments/facilitator/http-service";
 import { resolveSettlementNetwork } from "@/lib/payments/chain/network";
 
@@ -22,7 +22,9 @@ async function main() {
   }
   // Developing on the local chain: its well-known facilitator key unless one was given.
   const network = resolveSettlementNetwork(
-    config.SETTLEMENT_NETWORK === "local" && !config.FACILITATOR_PRIVATE_KEY
+    config.SETTLEMENT_NETWORK === "local" &&
+      !config.FACILITATOR_PRIVATE_KEY &&
+      !config.FACILITATOR_PRIVATE_KEYS
       ? parseEnv({
           ...process.env,
           FACILITATOR_PRIVATE_KEY: LOCAL_FACILITATOR_ENV.FACILITATOR_PRIVATE_KEY,
@@ -30,11 +32,14 @@ async function main() {
       : config,
   );
   if (network.facilitator.kind !== "self-hosted") {
-    throw new ConfigError("the facilitator service needs FACILITATOR_PRIVATE_KEY (and an RPC)");
+    throw new ConfigError(
+      "the facilitator service needs FACILITATOR_PRIVATE_KEY or FACILITATOR_PRIVATE_KEYS (and an RPC)",
+    );
   }
   const facilitator = createSelfHostedFacilitator(network, {
-    privateKey: network.facilitator.privateKey,
+    privateKeys: network.facilitator.privateKeys,
     confirmationTimeoutMs: network.facilitator.confirmationTimeoutMs,
+    balance: balanceWatch(network.facilitator.balance),
   });
   const service = await startFacilitatorService({
     facilitator,
@@ -43,7 +48,7 @@ async function main() {
     secret: config.FACILITATOR_SECRET,
   });
   console.log(
-    `x402 facilitator for ${network.network} on ${service.url} (gas from ${facilitator.signerAddress}, RPC ${network.rpcUrl})`,
+    `x402 facilitator for ${network.network} on ${service.url} (gas from ${facilitator.signerAddresses.join(", ")}, RPC ${network.rpcUrl})`,
   );
   const stop = () => void service.close().then(() => process.exit(0));
   process.on("SIGINT", stop);

@@ -23,7 +23,9 @@ async function main() {
     console.log(
       `\n${row.id}  job ${row.jobId}  proposal ${row.proposalId}  ${atomicToUsdc(row.amountAtomic)} USDC` +
         `\n  payer ${row.payer} → ${row.payTo}, authorization ${row.authorizationNonce}` +
-        `\n  pending for ${age}s, tx ${row.txHash ?? "unknown"}${row.lastError ? `, last error: ${row.lastError}` : ""}`,
+        `\n  pending for ${age}s, tx ${row.txHash ?? "unknown"}` +
+        (row.senderAddress ? ` (gas key ${row.senderAddress}, nonce ${row.senderNonce})` : "") +
+        `${row.lastError ? `, last error: ${row.lastError}` : ""}`,
     );
     try {
       const verdict = await judgeFromChain(

@@ -12,7 +12,8 @@
 // Writes, in a throwaway schema: POST /api/v1/jobs signed in against an authenticated echo
 // (POST /api/dev/echo-write: the same caller check, rate limit and body parsing); the
 // lifecycle's steps with their database and chain time (tools/bench-lifecycle.ts); and
-// BENCH_PAYMENTS posters paying at once beside the chain's own rate (tools/bench-payments.ts).
+// BENCH_PAYMENTS posters paying at once, with one facilitator gas key and with two, beside the
+// chain's own rate (tools/bench-payments.ts).
 // At 1M against 1k jobs, the list once more with a server on each, side by side.
 // Workers: the load against the app with N workers and with one, side by side
 // (tools/bench-workers.ts; BENCH_WORKERS, default one per core).
@@ -54,7 +55,7 @@ import {
   warmUp,
   type Target,
 } from "./bench-measure";
-import { measureChainTransferRate, measurePaymentBurst } from "./bench-payments";
+import { benchPayments } from "./bench-payments";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { workersGoal } from "./bench-workers";
 import { launchNextServer, type NextServer } from "./next-server";
@@ -125,8 +126,15 @@ async function ensureBuild() {
   });
 }
 
-/** With `workers`, under its supervisor (`--workers`, as `npm start` runs it). */
-function startServer(databaseUrl: string, rpcUrl: string, workers?: number): Promise<NextServer> {
+/**
+ * With `workers`, under its supervisor (`--workers`, as `npm start` runs it); `extraEnv` adds
+ * to the server's environment (the two-key payment server).
+ */
+function startServer(
+  databaseUrl: string,
+  rpcUrl: string,
+  { workers, extraEnv = {} }: { workers?: number; extraEnv?: Record<string, string> } = {},
+): Promise<NextServer> {
   // A test server, not production (which refuses BENCHMARK_MODE): NODE_ENV=test keeps Next's
   // production runtime (it picks the development one only for "development") and the build.
   return launchNextServer(
@@ -145,6 +153,7 @@ function startServer(databaseUrl: string, rpcUrl: string, workers?: number): Pro
       RATE_LIMIT_READS_PER_MINUTE: "1000000",
       // What the reads cost without the read cache (every request reads the database).
       ...(process.env.BENCH_UNCACHED === "1" ? { READ_CACHE_SECONDS: "0" } : {}),
+      ...extraEnv,
     },
     {
       // Node refuses --cpu-prof in NODE_OPTIONS: it goes on the server's command line.
@@ -530,14 +539,16 @@ async function benchWrites(
       );
     }
     if (PAYMENTS > 0) {
-      console.log(`\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once`);
-      const burst = await measurePaymentBurst(server.url, rpcUrl, PAYMENTS);
-      const rate = await measureChainTransferRate(rpcUrl, PAYMENTS);
       console.log(
-        `payments: ${burst.settled}/${burst.payments} settled in ${burst.seconds.toFixed(1)} s = ` +
-          `${burst.perSecond.toFixed(1)} payments/s; the chain alone: ${rate.transfers} transfers ` +
-          `from one key in ${rate.seconds.toFixed(1)} s = ${rate.perSecond.toFixed(1)} transfers/s ` +
-          `(${percent(burst.perSecond / rate.perSecond)})`,
+        `\n› ${PAYMENTS} posters paying ${PAYMENTS} different jobs at once, one gas key then two`,
+      );
+      goals.push(
+        ...(await benchPayments({
+          serverUrl: server.url,
+          rpcUrl,
+          count: PAYMENTS,
+          startServer: (env) => startServer(scratch.url, rpcUrl, { extraEnv: env }),
+        })),
       );
     }
     memory.push({ server: "writes", warm, end: rssMiB(server) });
@@ -568,7 +579,7 @@ async function main() {
       printRows(rows);
       // The machine-level row: N workers against one (BENCH_WORKERS, default one per core).
       const smallest = await seededSchema(DATABASE_URL, SIZES[0]!, false);
-      const start = (workers: number) => startServer(smallest.url, chain.rpcUrl, workers);
+      const start = (workers: number) => startServer(smallest.url, chain.rpcUrl, { workers });
       const bench = { autocannon, settings: SETTINGS, start };
       goals.push(
         await workersGoal(bench, [{ path: LIST }]).catch((error: unknown) => {

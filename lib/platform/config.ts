@@ -1,3 +1,4 @@
+import { parseEther } from "viem";
 import { z } from "zod";
 import { decimalToAtomic } from "@/lib/shared/money";
 
@@ -18,6 +19,20 @@ const privateKey = z
   .string()
   .trim()
   .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
+
+/** Comma-separated private keys, each given once (a key's transactions need one queue). */
+const privateKeyList = z
+  .string()
+  .transform((value) => value.split(",").map((key) => key.trim()))
+  .pipe(
+    z
+      .array(privateKey)
+      .min(1)
+      .refine(
+        (keys) => new Set(keys.map((key) => key.toLowerCase())).size === keys.length,
+        "lists a key twice (each key needs its own single queue)",
+      ),
+  );
 
 function seconds(fallback: number | undefined, max: number) {
   return optionalString
@@ -94,6 +109,20 @@ const envSchema = z.object({
   CDP_API_KEY_ID: optionalString,
   CDP_API_KEY_SECRET: optionalString,
   FACILITATOR_PRIVATE_KEY: optionalString.pipe(privateKey.optional()),
+  // Several gas keys for the self-hosted facilitator (comma-separated), each with its own
+  // ordered queue: settlement throughput grows with keys. Instead of FACILITATOR_PRIVATE_KEY.
+  FACILITATOR_PRIVATE_KEYS: optionalString.pipe(privateKeyList.optional()),
+  // Each gas key's ETH balance is read every this many seconds (0: never) and logged as a
+  // warning below FACILITATOR_MIN_BALANCE_ETH.
+  FACILITATOR_BALANCE_CHECK_SECONDS: seconds(300, 86_400).pipe(z.number()),
+  FACILITATOR_MIN_BALANCE_ETH: optionalString
+    .transform((value) => value ?? "0.002")
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,9}(\.\d{1,18})?$/, "must be an amount of ETH, e.g. 0.002")
+        .transform((value) => parseEther(value)),
+    ),
   // Base mainnet JSON-RPC (SETTLEMENT_NETWORK=base): receipts, reconciliation, and the
   // self-hosted facilitator's transactions. CHAIN_RPC_URL is the local chain's.
   BASE_RPC_URL: optionalString.pipe(z.url().optional()),

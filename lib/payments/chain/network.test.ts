@@ -5,6 +5,9 @@ import { CDP_FACILITATOR_URL, resolveSettlementNetwork } from "./network";
 
 const resolve = (vars: Record<string, string>) => resolveSettlementNetwork(parseEnv(vars));
 const SOME_KEY = `0x${"ab".repeat(32)}`;
+const OTHER_KEY = `0x${"cd".repeat(32)}`;
+/** 0.002 ETH, every 300 s. */
+const DEFAULT_BALANCE_WATCH = { minimumWei: 2_000_000_000_000_000n, intervalMs: 300_000 };
 
 describe("resolveSettlementNetwork: local", () => {
   it("defaults to the local chain with TestUSDC; the in-process facilitator needs a key", () => {
@@ -19,8 +22,9 @@ describe("resolveSettlementNetwork: local", () => {
     expect(net.finalityBlocks).toBe(0);
     expect(net.facilitator).toEqual({
       kind: "self-hosted",
-      privateKey: SOME_KEY,
+      privateKeys: [SOME_KEY],
       confirmationTimeoutMs: 20_000,
+      balance: DEFAULT_BALANCE_WATCH,
     });
     // No key in production code: without one it says what to set.
     expect(() => resolve({})).toThrow(/needs FACILITATOR_PRIVATE_KEY/);
@@ -37,8 +41,9 @@ describe("resolveSettlementNetwork: local", () => {
     expect(net.asset).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
     expect(net.facilitator).toEqual({
       kind: "self-hosted",
-      privateKey: SOME_KEY,
+      privateKeys: [SOME_KEY],
       confirmationTimeoutMs: 20_000,
+      balance: DEFAULT_BALANCE_WATCH,
     });
 
     const remote = resolve({ X402_FACILITATOR_URL: "http://127.0.0.1:4022/facilitator" });
@@ -47,6 +52,55 @@ describe("resolveSettlementNetwork: local", () => {
       url: "http://127.0.0.1:4022/facilitator",
       cdpAuth: false,
     });
+  });
+});
+
+describe("resolveSettlementNetwork: several facilitator keys", () => {
+  it("takes FACILITATOR_PRIVATE_KEYS, comma-separated, and the balance watch's settings", () => {
+    const net = resolve({
+      FACILITATOR_PRIVATE_KEYS: ` ${SOME_KEY} , ${OTHER_KEY}`,
+      FACILITATOR_MIN_BALANCE_ETH: "0.5",
+      FACILITATOR_BALANCE_CHECK_SECONDS: "60",
+    });
+    expect(net.facilitator).toEqual({
+      kind: "self-hosted",
+      privateKeys: [SOME_KEY, OTHER_KEY],
+      confirmationTimeoutMs: 20_000,
+      balance: { minimumWei: 500_000_000_000_000_000n, intervalMs: 60_000 },
+    });
+  });
+
+  it("refuses a key given twice, a bad key, both variables, and the escrow operator's key", () => {
+    expect(() =>
+      resolve({
+        FACILITATOR_PRIVATE_KEYS: `${SOME_KEY},${SOME_KEY.toUpperCase().replace("0X", "0x")}`,
+      }),
+    ).toThrow(/FACILITATOR_PRIVATE_KEYS: lists a key twice/);
+    expect(() => resolve({ FACILITATOR_PRIVATE_KEYS: `${SOME_KEY},0x12` })).toThrow(
+      /FACILITATOR_PRIVATE_KEYS.*32-byte hex private key/,
+    );
+    expect(() =>
+      resolve({ FACILITATOR_PRIVATE_KEY: SOME_KEY, FACILITATOR_PRIVATE_KEYS: OTHER_KEY }),
+    ).toThrow(/both set/);
+    expect(() =>
+      resolve({
+        FACILITATOR_PRIVATE_KEYS: `${SOME_KEY},${OTHER_KEY}`,
+        ESCROW_OPERATOR_PRIVATE_KEY: OTHER_KEY,
+      }),
+    ).toThrow(/ESCROW_OPERATOR_PRIVATE_KEY is also a facilitator gas key/);
+    expect(() =>
+      resolve({ FACILITATOR_PRIVATE_KEY: SOME_KEY, FACILITATOR_MIN_BALANCE_ETH: "lots" }),
+    ).toThrow(/FACILITATOR_MIN_BALANCE_ETH/);
+  });
+
+  it("refuses a public test key among several on Base", () => {
+    expect(() =>
+      resolve({
+        SETTLEMENT_NETWORK: "base",
+        BASE_RPC_URL: "https://base.rpc.example",
+        FACILITATOR_PRIVATE_KEYS: `${SOME_KEY},${GANACHE_PRIVATE_KEYS[3]}`,
+      }),
+    ).toThrow(/ganache/);
   });
 });
 
@@ -94,8 +148,9 @@ describe("resolveSettlementNetwork: base", () => {
     expect(net.chain.rpcUrls.default.http).toEqual(["https://base.rpc.example"]);
     expect(net.facilitator).toEqual({
       kind: "self-hosted",
-      privateKey: SOME_KEY,
+      privateKeys: [SOME_KEY],
       confirmationTimeoutMs: 60_000,
+      balance: DEFAULT_BALANCE_WATCH,
     });
   });
 

@@ -26,7 +26,14 @@ export const BASE_USDC_EIP712_DOMAIN = { name: "USD Coin", version: "2" } as con
 export const CDP_FACILITATOR_URL = "https://api.cdp.coinbase.com/platform/v2/x402";
 
 export type SettlementFacilitator =
-  | { kind: "self-hosted"; privateKey: Hex; confirmationTimeoutMs: number }
+  | {
+      kind: "self-hosted";
+      /** The gas keys, one ordered queue each (FACILITATOR_PRIVATE_KEYS or _KEY). */
+      privateKeys: Hex[];
+      confirmationTimeoutMs: number;
+      /** Each key's balance read every `intervalMs` (0: never), a warning below `minimumWei`. */
+      balance: { minimumWei: bigint; intervalMs: number };
+    }
   | { kind: "http"; url: string; cdpAuth: boolean; secret?: string };
 
 export interface SettlementNetwork {
@@ -57,20 +64,24 @@ type NetworkEnv = Pick<
   | "CDP_API_KEY_ID"
   | "CDP_API_KEY_SECRET"
   | "FACILITATOR_PRIVATE_KEY"
+  | "FACILITATOR_PRIVATE_KEYS"
+  | "FACILITATOR_MIN_BALANCE_ETH"
+  | "FACILITATOR_BALANCE_CHECK_SECONDS"
   | "FACILITATOR_SECRET"
   | "SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS"
   | "LOCAL_TOKEN_ADDRESS"
+  | "ESCROW_OPERATOR_PRIVATE_KEY"
 >;
 
 /**
  * Local: RPC CHAIN_RPC_URL (default http://127.0.0.1:8545), TestUSDC at its deterministic
- * address (or LOCAL_TOKEN_ADDRESS), facilitator in-process with FACILITATOR_PRIVATE_KEY
- * (default: ganache account 1), or over HTTP when X402_FACILITATOR_URL is set.
+ * address (or LOCAL_TOKEN_ADDRESS), facilitator in-process with FACILITATOR_PRIVATE_KEY or
+ * FACILITATOR_PRIVATE_KEYS, or over HTTP when X402_FACILITATOR_URL is set.
  *
  * Base: USDC, RPC BASE_RPC_URL, and a facilitator, first match wins:
  *   X402_FACILITATOR_URL (CDP auth headers when both CDP keys are set);
  *   CDP_API_KEY_ID + CDP_API_KEY_SECRET alone: Coinbase's hosted facilitator;
- *   FACILITATOR_PRIVATE_KEY + BASE_RPC_URL: in-process facilitator paying gas on Base.
+ *   FACILITATOR_PRIVATE_KEY(S) + BASE_RPC_URL: in-process facilitator paying gas on Base.
  * Throws ConfigError with what is missing.
  */
 export function resolveSettlementNetwork(env: NetworkEnv): SettlementNetwork {
@@ -96,11 +107,7 @@ export function resolveSettlementNetwork(env: NetworkEnv): SettlementNetwork {
       finalityBlocks: 0,
       facilitator: env.X402_FACILITATOR_URL
         ? httpFacilitator(env, env.X402_FACILITATOR_URL, cdpAuth)
-        : {
-            kind: "self-hosted",
-            privateKey: requiredKey(env, "local"),
-            confirmationTimeoutMs: (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? 20) * 1000,
-          },
+        : selfHosted(env, requiredKeys(env, "local"), 20),
     };
   }
 
@@ -119,15 +126,54 @@ export function resolveSettlementNetwork(env: NetworkEnv): SettlementNetwork {
   };
 }
 
-/** The self-hosted facilitator's gas key (npm run dev, npm start and the tests set the local chain's). */
-function requiredKey(env: NetworkEnv, network: "local" | "base"): Hex {
-  if (!env.FACILITATOR_PRIVATE_KEY) {
+/** The self-hosted facilitator's gas keys, whichever of the two variables gives them. */
+export function facilitatorKeys(env: NetworkEnv): Hex[] {
+  if (env.FACILITATOR_PRIVATE_KEY && env.FACILITATOR_PRIVATE_KEYS) {
     throw new ConfigError(
-      `SETTLEMENT_NETWORK=${network} with the facilitator in this process needs FACILITATOR_PRIVATE_KEY ` +
-        "(its account pays the settlements' gas), or X402_FACILITATOR_URL for a facilitator service.",
+      "FACILITATOR_PRIVATE_KEY and FACILITATOR_PRIVATE_KEYS are both set: give the keys in " +
+        "FACILITATOR_PRIVATE_KEYS only (comma-separated)",
     );
   }
-  return env.FACILITATOR_PRIVATE_KEY as Hex;
+  const keys = (env.FACILITATOR_PRIVATE_KEYS ??
+    (env.FACILITATOR_PRIVATE_KEY ? [env.FACILITATOR_PRIVATE_KEY] : [])) as Hex[];
+  const escrow = env.ESCROW_OPERATOR_PRIVATE_KEY?.toLowerCase();
+  if (escrow && keys.some((key) => key.toLowerCase() === escrow)) {
+    throw new ConfigError(
+      "ESCROW_OPERATOR_PRIVATE_KEY is also a facilitator gas key: each key needs its own single " +
+        "queue (two would collide on nonces)",
+    );
+  }
+  return keys;
+}
+
+/** The self-hosted facilitator's gas keys (npm run dev, npm start and the tests set the local chain's). */
+function requiredKeys(env: NetworkEnv, network: "local" | "base"): Hex[] {
+  const keys = facilitatorKeys(env);
+  if (keys.length === 0) {
+    throw new ConfigError(
+      `SETTLEMENT_NETWORK=${network} with the facilitator in this process needs FACILITATOR_PRIVATE_KEY ` +
+        "or FACILITATOR_PRIVATE_KEYS (their accounts pay the settlements' gas), or " +
+        "X402_FACILITATOR_URL for a facilitator service.",
+    );
+  }
+  return keys;
+}
+
+function selfHosted(
+  env: NetworkEnv,
+  privateKeys: Hex[],
+  defaultTimeoutSeconds: number,
+): SettlementFacilitator {
+  return {
+    kind: "self-hosted",
+    privateKeys,
+    confirmationTimeoutMs:
+      (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? defaultTimeoutSeconds) * 1000,
+    balance: {
+      minimumWei: env.FACILITATOR_MIN_BALANCE_ETH,
+      intervalMs: env.FACILITATOR_BALANCE_CHECK_SECONDS * 1000,
+    },
+  };
 }
 
 function httpFacilitator(env: NetworkEnv, url: string, cdpAuth: boolean): SettlementFacilitator {
@@ -142,9 +188,10 @@ function httpFacilitator(env: NetworkEnv, url: string, cdpAuth: boolean): Settle
 function resolveBaseFacilitator(env: NetworkEnv, cdpAuth: boolean): SettlementFacilitator {
   if (env.X402_FACILITATOR_URL) return httpFacilitator(env, env.X402_FACILITATOR_URL, cdpAuth);
   if (cdpAuth) return { kind: "http", url: CDP_FACILITATOR_URL, cdpAuth: true };
-  if (env.FACILITATOR_PRIVATE_KEY) {
-    const key = requiredKey(env, "base");
-    if ((PUBLIC_TEST_ADDRESSES as readonly string[]).includes(privateKeyToAccount(key).address)) {
+  if (facilitatorKeys(env).length > 0) {
+    const keys = requiredKeys(env, "base");
+    const publicKeys = PUBLIC_TEST_ADDRESSES as readonly string[];
+    if (keys.some((key) => publicKeys.includes(privateKeyToAccount(key).address))) {
       throw new ConfigError(
         "FACILITATOR_PRIVATE_KEY is one of ganache's public test keys: refused with SETTLEMENT_NETWORK=base.",
       );
@@ -154,11 +201,7 @@ function resolveBaseFacilitator(env: NetworkEnv, cdpAuth: boolean): SettlementFa
         "SETTLEMENT_NETWORK=base with FACILITATOR_PRIVATE_KEY (self-hosted facilitator) also needs BASE_RPC_URL.",
       );
     }
-    return {
-      kind: "self-hosted",
-      privateKey: key,
-      confirmationTimeoutMs: (env.SETTLEMENT_CONFIRMATION_TIMEOUT_SECONDS ?? 60) * 1000,
-    };
+    return selfHosted(env, keys, 60);
   }
   throw new ConfigError(
     "SETTLEMENT_NETWORK=base needs a facilitator: set X402_FACILITATOR_URL, or CDP_API_KEY_ID and " +

@@ -137,11 +137,12 @@ export async function submitAuthorize(
     hash = await sendOperatorCall(
       settings,
       authorizeCall(settings, terms.paymentInfo, { signature }),
-      ({ hash }) =>
+      ({ hash, from, nonce }) =>
         recordSettlementTxHash(
           db,
           { payer: claim.payer, authorizationNonce: claim.authorizationNonce },
           hash,
+          { address: from, nonce },
         ),
     );
   } catch (error) {

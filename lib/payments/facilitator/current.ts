@@ -5,6 +5,7 @@ import "server-only";
 import { getConfig } from "@/lib/platform/config";
 import { getDb } from "@/lib/db";
 import {
+  balanceWatch,
   createHttpFacilitator,
   createSelfHostedFacilitator,
   type FacilitatorClient,
@@ -35,8 +36,9 @@ function createConfiguredFacilitator(): FacilitatorClient {
     });
   }
   return createSelfHostedFacilitator(network, {
-    privateKey: config.privateKey,
+    privateKeys: config.privateKeys,
     confirmationTimeoutMs: config.confirmationTimeoutMs,
+    balance: balanceWatch(config.balance),
     onBroadcast: recordBroadcast,
   });
 }
@@ -50,5 +52,6 @@ async function recordBroadcast(broadcast: SettlementBroadcast): Promise<void> {
     await getDb(),
     { payer: broadcast.authorizer, authorizationNonce: broadcast.authorizationNonce },
     broadcast.txHash,
+    { address: broadcast.sender, nonce: broadcast.senderNonce },
   );
 }

@@ -23,7 +23,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SettlementNetwork } from "../chain/network";
-import { SerialSender } from "./sender";
+import { type BalanceWatch, SenderPool } from "./sender-pool";
 import { timedRpcFetch } from "@/lib/platform/server-timing";
 
 export type { FacilitatorClient };
@@ -33,15 +33,23 @@ export interface SettlementBroadcast {
   authorizer: Address;
   authorizationNonce: Hex;
   txHash: Hex;
+  /** The gas key that sends it, and that key's nonce for it. */
+  sender: Address;
+  senderNonce: number;
 }
 
 export interface SelfHostedFacilitator extends FacilitatorClient {
-  /** The account that submits settlements (and pays their gas). */
-  readonly signerAddress: Address;
+  /** The accounts that submit settlements (and pay their gas), one ordered queue each. */
+  readonly signerAddresses: Address[];
+  /** Stops the periodic balance check. */
+  stop(): void;
 }
 
 export interface SelfHostedOptions {
-  privateKey: Hex;
+  /** The gas keys (FACILITATOR_PRIVATE_KEYS), each with its own ordered queue. */
+  privateKeys: Hex[];
+  /** Each key's ETH balance read periodically, a warning below the minimum. */
+  balance?: BalanceWatch;
   /** How long settle waits for a receipt before answering `settlement_pending`. */
   confirmationTimeoutMs: number;
   /** Hears each settlement's hash before it is broadcast (awaited; its failure is logged). */
@@ -50,60 +58,99 @@ export interface SelfHostedOptions {
 
 type ChainSettings = Pick<SettlementNetwork, "name" | "network" | "chain" | "rpcUrl">;
 
-/** A facilitator that settles with our own key, its transactions sent one at a time. */
+/** A facilitator that settles with our own keys, each key's transactions in nonce order. */
 export function createSelfHostedFacilitator(
   settlement: ChainSettings,
   options: SelfHostedOptions,
 ): SelfHostedFacilitator {
-  const account = privateKeyToAccount(options.privateKey);
   const client = createPublicClient({
     chain: settlement.chain,
     transport: http(settlement.rpcUrl, { retryCount: 0, timeout: 15_000, fetchFn: timedRpcFetch }),
     // ganache mines at once; Base makes a block every 2 s.
     pollingInterval: settlement.name === "local" ? 100 : 1_000,
   });
-  const sender = new SerialSender({ account, client, chainId: settlement.chain.id });
+  const senders = new SenderPool({
+    accounts: options.privateKeys.map((key) => privateKeyToAccount(key)),
+    client,
+    chainId: settlement.chain.id,
+    pollingIntervalMs: client.pollingInterval,
+    balance: options.balance,
+  });
+  senders.watchBalances();
 
+  // x402 reads the token's code and the payer's on every verify and again on every settle.
+  // A contract's code does not change once deployed (SELFDESTRUCT no longer removes it), so
+  // code found is kept; an address without code (an EOA, a wallet not yet deployed) is asked
+  // again each time, and so is an EIP-7702 delegation (0xef0100…), which its owner may change.
+  const deployed = new Map<Address, Hex>();
+  const contractCode = async (address: Address) => {
+    const known = deployed.get(address);
+    if (known) return known;
+    const code = await client.getCode({ address });
+    const immutable = code && code !== "0x" && !code.toLowerCase().startsWith("0xef0100");
+    if (immutable && deployed.size < 10_000) deployed.set(address, code);
+    return code;
+  };
   type ReadArgs = Parameters<typeof client.readContract>[0];
   type VerifyArgs = Parameters<typeof client.verifyTypedData>[0];
   const signer = toFacilitatorEvmSigner(
     {
-      address: account.address,
+      // Only the first is x402's `address`; getAddresses (below) lists them all.
+      address: senders.addresses[0]!,
       readContract: (args) => client.readContract(args as ReadArgs),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyArgs),
       writeContract: ({ address, abi, functionName, args, dataSuffix }) => {
         const data = encodeFunctionData({ abi: abi as Abi, functionName, args });
         const broadcast = authorizationOf(functionName, args);
-        return sender.send(
+        return senders.send(
           { to: address, data: dataSuffix ? concat([data, dataSuffix]) : data },
-          ({ hash }) =>
-            broadcast ? options.onBroadcast?.({ ...broadcast, txHash: hash }) : undefined,
+          ({ hash, from, nonce }) =>
+            broadcast
+              ? options.onBroadcast?.({
+                  ...broadcast,
+                  txHash: hash,
+                  sender: from,
+                  senderNonce: nonce,
+                })
+              : undefined,
         );
       },
-      sendTransaction: ({ to, data }) => sender.send({ to, data }),
-      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
-      getCode: (args) => client.getCode(args),
+      sendTransaction: ({ to, data }) => senders.send({ to, data }),
+      // Awaited together: one watcher reads each block once for every settlement in flight.
+      waitForTransactionReceipt: ({ hash, timeout }) =>
+        senders.receipts.wait(hash, timeout ?? options.confirmationTimeoutMs),
+      getCode: (args) => contractCode(args.address),
     },
     { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );
 
+  const allSigners = { ...signer, getAddresses: () => senders.addresses };
   const facilitator = new x402Facilitator().register(
     settlement.network,
-    new ExactEvmScheme(signer),
+    new ExactEvmScheme(allSigners),
   );
   return {
-    signerAddress: account.address,
+    signerAddresses: senders.addresses,
+    stop: () => senders.stop(),
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
 }
 
+/** The configured balance check (intervalMs 0: none). */
+export function balanceWatch(settings: {
+  minimumWei: bigint;
+  intervalMs: number;
+}): BalanceWatch | undefined {
+  return settings.intervalMs > 0 ? settings : undefined;
+}
+
 /** EIP-3009's transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, ...). */
 function authorizationOf(
   functionName: string,
   args: readonly unknown[],
-): Omit<SettlementBroadcast, "txHash"> | undefined {
+): Pick<SettlementBroadcast, "authorizer" | "authorizationNonce"> | undefined {
   if (functionName !== "transferWithAuthorization") return undefined;
   const [from, , , , , nonce] = args;
   if (typeof from !== "string" || typeof nonce !== "string") return undefined;

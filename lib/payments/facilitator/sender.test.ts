@@ -1,12 +1,14 @@
-// The facilitator's serial sender against a real ganache: many concurrent sends from one key,
-// a nonce taken behind its back (a second process with the key), a paused chain (whose
-// "pending" count ignores queued transactions) and a chain reset that drops them.
+// The facilitator's ordered sender against a real local chain: many concurrent sends from one
+// key, pipelined (each broadcast before the previous one is mined, in nonce order), a nonce
+// taken behind its back (a second process with the key), a paused chain, a restarted process
+// finding its predecessor's transactions still pending, and a chain reset that drops them.
 import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { GANACHE_PRIVATE_KEYS, localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
-import { SerialSender } from "./sender";
+import { ReceiptWatcher } from "./receipts";
+import { SerialSender, type SignedTransaction } from "./sender";
 import { usdcAbi } from "../chain/usdc-abi";
 
 let chain: TestChain;
@@ -64,6 +66,47 @@ describe("the serial settlement sender", () => {
       Array.from({ length: 40 }, (_, i) => start + i),
     );
     expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+  });
+
+  it("pipelines: every send is broadcast while the ones before it are still unmined, in nonce order", async () => {
+    const sender = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    const signed: SignedTransaction[] = [];
+    await chain.pauseMining();
+    let hashes: Hex[];
+    try {
+      // All ten resolve (the node has them) with nothing mined: no send waited for a receipt.
+      hashes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => sender.send(call(i), (tx) => void signed.push(tx))),
+      );
+      expect(await chain.pendingCount()).toBe(10);
+      // Broadcast one after the other, each with the next nonce, in the order they were queued.
+      expect(signed.map((tx) => tx.nonce)).toEqual(Array.from({ length: 10 }, (_, i) => start + i));
+      expect(signed.map((tx) => tx.hash)).toEqual(hashes);
+      expect(new Set(signed.map((tx) => tx.from))).toEqual(new Set([account.address]));
+    } finally {
+      await chain.resumeMining();
+    }
+    expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+  });
+
+  it("after a restart, takes the nonces after its predecessor's pending transactions and finds their receipts", async () => {
+    const before = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    await chain.pauseMining();
+    let theirs: Hex[];
+    let ours: Hex;
+    const watcher = new ReceiptWatcher(client(), 50);
+    try {
+      theirs = [await before.send(call(1)), await before.send(call(2))];
+      // A new process with the same key: nothing in memory, the node's pending count only.
+      ours = await newSender().send(call(3));
+      expect(await nonceOf(ours)).toBe(start + 2);
+    } finally {
+      await chain.resumeMining();
+    }
+    const receipts = await Promise.all([...theirs, ours].map((hash) => watcher.wait(hash, 20_000)));
+    expect(receipts.map((receipt) => receipt.status)).toEqual(["success", "success", "success"]);
   });
 
   it("takes the next nonce when another process used this one (no refusal)", async () => {

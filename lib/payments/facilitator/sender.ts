@@ -1,15 +1,22 @@
-// The facilitator's gas key sends its transactions one at a time, in nonce order.
+// A gas key's transactions go out in nonce order, pipelined: the next one is signed and
+// broadcast as soon as the node accepted the previous one, never after its receipt.
 //
-// Why (issue 15, measured): with viem's nonce manager, concurrent settlements took their
-// nonces before preparing their transactions and then raced to the node. A later nonce often
-// arrived first; the node holds such a transaction until the gap is filled, and the earlier
-// one's own preparation calls queued behind the held requests. After viem's 10 s RPC timeout
-// the held sends failed with "The request took too long to respond", which @x402/evm reports
-// as `invalid_exact_evm_transaction_failed`: a refusal for transactions the node had
+// Why ordered (issue 15, measured): with viem's nonce manager, concurrent settlements took
+// their nonces before preparing their transactions and then raced to the node. A later nonce
+// often arrived first; the node holds such a transaction until the gap is filled, and the
+// earlier one's own preparation calls queued behind the held requests. After viem's 10 s RPC
+// timeout the held sends failed with "The request took too long to respond", which @x402/evm
+// reports as `invalid_exact_evm_transaction_failed`: a refusal for transactions the node had
 // accepted. Two processes with the same key collide outright. Here one queue per key assigns
-// the nonce, prepares, signs and broadcasts each transaction before the next one starts, and
-// a broadcast whose outcome is unclear is checked against the node and retried with the very
+// the nonce, signs and broadcasts each transaction before the next one starts, and a
+// broadcast whose outcome is unclear is checked against the node and retried with the very
 // same signed bytes (same hash), never reported as a refusal.
+//
+// Why pipelined (issue 27): the queue holds only what must be ordered, the nonce, the
+// signature and the broadcast. Each transaction's gas estimate starts when it is queued, beside
+// the others (re-estimated in order only if that fails, in case it depended on an earlier one),
+// fees are read once per FEE_TTL_MS, and receipts are awaited together by one watcher
+// (./receipts.ts) rather than one poll per transaction.
 import {
   keccak256,
   type Hex,
@@ -26,12 +33,19 @@ export interface SendRequest {
 /** What a sender tells its owner about each transaction, as soon as the hash is known. */
 export interface SignedTransaction {
   hash: Hex;
+  /** The key that signed it, and its nonce: where the transaction sits in that key's order. */
+  from: Hex;
   nonce: number;
   request: SendRequest;
 }
 
 /** Hears a transaction's hash before it is broadcast; the broadcast waits for it. */
 export type OnSigned = (tx: SignedTransaction) => Promise<void> | void;
+
+export interface SendOptions {
+  /** Not broadcast when `onSigned` fails (its nonce stays free for the next one). */
+  abortIfUnrecorded?: boolean;
+}
 
 export interface SerialSenderOptions {
   account: LocalAccount;
@@ -54,41 +68,65 @@ const NONCE_ERROR =
 const REJECTED =
   /execution reverted|revert|insufficient funds for gas|intrinsic gas too low|exceeds block gas limit/i;
 
+/** How long one fee estimate serves every transaction (Base makes a block every 2 s). */
+const FEE_TTL_MS = 1_000;
+
+interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
 export class SerialSender {
   readonly address: Hex;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Transactions queued and not yet broadcast (or given up): this key's load. */
+  private waiting = 0;
   /** The next nonce this sender will use, when it knows better than the node's count. */
   private nextNonce: number | undefined;
   /** Hashes of this sender's transactions by nonce, until the chain has mined past them. */
   private readonly sent = new Map<number, Hex>();
+  private fees: { at: number; value: Promise<Fees> } | undefined;
 
   constructor(private readonly options: SerialSenderOptions) {
     this.address = options.account.address;
   }
 
+  /** Transactions queued on this key and not yet broadcast. */
+  get queued(): number {
+    return this.waiting;
+  }
+
   /**
-   * Queues a transaction; resolves with its hash once the node has it. `onSigned` hears the
-   * hash before each broadcast attempt (the transaction may still never land).
+   * Queues a transaction; resolves with its hash once the node has it (not once it is mined:
+   * the next transaction goes out meanwhile). `onSigned` hears the hash before each broadcast
+   * attempt (the transaction may still never land).
    */
-  send(
-    request: SendRequest,
-    onSigned?: OnSigned,
-    options: { abortIfUnrecorded?: boolean } = {},
-  ): Promise<Hex> {
-    const run = this.queue.then(() => this.sendNow(request, onSigned, options));
+  send(request: SendRequest, onSigned?: OnSigned, options: SendOptions = {}): Promise<Hex> {
+    // Started now, beside the transactions ahead in the queue; awaited in order.
+    const estimate = this.estimateGas(request).then(
+      (gas) => ({ gas }),
+      (error: unknown) => ({ error }),
+    );
+    this.waiting++;
+    const run = this.queue
+      .then(() => this.sendNow(request, estimate, onSigned, options))
+      .finally(() => this.waiting--);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
   private async sendNow(
     request: SendRequest,
+    estimated: Promise<{ gas: bigint } | { error: unknown }>,
     onSigned: OnSigned | undefined,
-    options: { abortIfUnrecorded?: boolean },
+    options: SendOptions,
   ): Promise<Hex> {
-    const { client, account, chainId } = this.options;
+    const { account, chainId } = this.options;
     const maxAttempts = this.options.maxAttempts ?? 5;
-    const gas = await this.estimateGas(request);
-    const fees = await client.estimateFeesPerGas();
+    const early = await estimated;
+    // An estimate made ahead may have depended on a transaction ahead of it: once more, in order.
+    const gas = "gas" in early ? early.gas : await this.estimateGasOrRefuse(request);
+    const fees = await this.currentFees();
     let lastError: unknown;
     let nonce = await this.pickNonce();
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -104,7 +142,7 @@ export class SerialSender {
       });
       const hash = keccak256(raw);
       try {
-        await onSigned?.({ hash, nonce, request });
+        await onSigned?.({ hash, from: this.address, nonce, request });
       } catch (error) {
         console.error(`Could not record transaction ${hash} before broadcasting it:`, error);
         // The escrow operator's transactions are found again by their recorded hash only:
@@ -112,7 +150,7 @@ export class SerialSender {
         if (options.abortIfUnrecorded) throw error;
       }
       try {
-        await client.request({ method: "eth_sendRawTransaction", params: [raw] });
+        await this.options.client.request({ method: "eth_sendRawTransaction", params: [raw] });
         return this.recordSent(nonce, hash);
       } catch (error) {
         lastError = error;
@@ -137,17 +175,35 @@ export class SerialSender {
     throw lastError;
   }
 
-  private async estimateGas(request: SendRequest): Promise<bigint> {
+  private estimateGas(request: SendRequest): Promise<bigint> {
+    return this.options.client.estimateGas({
+      account: this.options.account.address,
+      to: request.to,
+      data: request.data,
+    });
+  }
+
+  private async estimateGasOrRefuse(request: SendRequest): Promise<bigint> {
     try {
-      return await this.options.client.estimateGas({
-        account: this.options.account.address,
-        to: request.to,
-        data: request.data,
-      });
+      return await this.estimateGas(request);
     } catch (error) {
       if (REJECTED.test(errorText(error))) throw new TransactionRejectedError(errorText(error));
       throw error;
     }
+  }
+
+  /** One fee estimate for every transaction of the next FEE_TTL_MS; a failed one is not kept. */
+  private currentFees(): Promise<Fees> {
+    const now = Date.now();
+    if (!this.fees || now - this.fees.at > FEE_TTL_MS) {
+      const value = this.options.client.estimateFeesPerGas() as Promise<Fees>;
+      const entry = { at: now, value };
+      this.fees = entry;
+      value.catch(() => {
+        if (this.fees === entry) this.fees = undefined;
+      });
+    }
+    return this.fees.value;
   }
 
   /**
@@ -196,7 +252,7 @@ export class SerialSender {
   }
 }
 
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   if (error instanceof Error) {
     const details = (error as { details?: unknown }).details;
     return `${error.message} ${typeof details === "string" ? details : ""}`;

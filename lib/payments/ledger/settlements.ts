@@ -146,11 +146,15 @@ export async function endInFlight(db: Db, id: string): Promise<void> {
   await db.settlement.updateMany({ where: { id }, data: { inFlightUntil: null } });
 }
 
-/** Stores the transaction hash as soon as it is known (the settlement is still pending). */
+/**
+ * Stores the transaction hash as soon as it is known (the settlement is still pending), with
+ * the gas key and nonce that send it: a later attempt with another nonce overwrites both.
+ */
 export async function recordSettlementTxHash(
   db: Db,
   where: { payer: string; authorizationNonce: string },
   txHash: string,
+  sender?: { address: string; nonce: number },
 ): Promise<void> {
   await db.settlement.updateMany({
     where: {
@@ -158,7 +162,10 @@ export async function recordSettlementTxHash(
       authorizationNonce: where.authorizationNonce.toLowerCase(),
       status: "pending",
     },
-    data: { txHash: txHash.toLowerCase() },
+    data: {
+      txHash: txHash.toLowerCase(),
+      ...(sender ? { senderAddress: sender.address.toLowerCase(), senderNonce: sender.nonce } : {}),
+    },
   });
 }
 

@@ -25,6 +25,8 @@ function row(overrides: Partial<Settlement> = {}): Settlement {
     authorizationNonce: `0x${"cd".repeat(32)}`,
     validBefore: VALID_BEFORE,
     txHash: null,
+    senderAddress: null,
+    senderNonce: null,
     status: "pending",
     failureReason: null,
     failureCode: null,
