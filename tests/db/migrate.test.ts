@@ -348,6 +348,8 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         authorizationNonce: `0x${"00".repeat(32)}`,
         validBefore: 9_999_999_999n,
         txHash: `0x${"cd".repeat(32)}`,
+        senderAddress: operator,
+        senderNonce: 2_147_483_647,
         // Live (succeeded): the constraints test below relies on the job's one live row.
         status: "succeeded" as const,
         failureReason: "expired",
