@@ -16,6 +16,12 @@ interface AutocannonResult {
   timeouts: number;
   non2xx: number;
 }
+/** One request of a sequence; setupRequest may change it before it is sent (its path). */
+export interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
 export type Autocannon = (options: {
   url: string;
   connections: number;
@@ -23,6 +29,7 @@ export type Autocannon = (options: {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  requests?: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
 
 export async function loadAutocannon(): Promise<Autocannon> {
@@ -36,6 +43,8 @@ export interface Target {
   method?: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
+  /** Requests in turn instead of `url`'s own (tools/bench-mixed.ts). */
+  requests?: AutocannonRequest[];
 }
 
 export interface Settings {
