@@ -7,7 +7,14 @@ import { DomainError, notFound } from "@/lib/platform/errors";
  * does no work in the same server. Served by /api/dev/echo (dev/hooks.ts decides when).
  */
 export const ECHO_KEYS = ["list", "job", "session", "search", "budget", "sorted", "write"] as const;
-export type EchoKey = (typeof ECHO_KEYS)[number];
+/**
+ * A mixed workload's requests each have their own answer, `mixed-0`..`mixed-<MIXED_ECHOES - 1>`
+ * (tools/bench-mixed.ts), all of them together within MIXED_MAX_BYTES.
+ */
+export const MIXED_ECHOES = 10_000;
+const MIXED_MAX_BYTES = 256 * 1024 * 1024;
+const MIXED_KEY = /^mixed-(\d{1,5})$/;
+export type EchoKey = (typeof ECHO_KEYS)[number] | `mixed-${number}`;
 
 export const ECHO_MAX_BYTES = ECHO_BODY_LIMIT;
 
@@ -15,10 +22,21 @@ const store = globalThis as typeof globalThis & { __benchEcho?: Map<EchoKey, Uin
 const echoes = () => (store.__benchEcho ??= new Map());
 
 export function echoKey(value: string | null): EchoKey {
-  if (!ECHO_KEYS.includes(value as EchoKey)) {
-    throw new DomainError("invalid", `key must be one of: ${ECHO_KEYS.join(", ")}`);
+  const mixed = MIXED_KEY.exec(value ?? "");
+  if (mixed && Number(mixed[1]) < MIXED_ECHOES) return value as EchoKey;
+  if (!(ECHO_KEYS as readonly (string | null)[]).includes(value)) {
+    throw new DomainError(
+      "invalid",
+      `key must be one of: ${ECHO_KEYS.join(", ")}, or mixed-0..mixed-${MIXED_ECHOES - 1}`,
+    );
   }
   return value as EchoKey;
+}
+
+function mixedBytes(): number {
+  let bytes = 0;
+  for (const [key, stored] of echoes()) if (key.startsWith("mixed-")) bytes += stored.byteLength;
+  return bytes;
 }
 
 export function assertEchoSize(bytes: number): void {
@@ -28,6 +46,9 @@ export function assertEchoSize(bytes: number): void {
 
 export function storeEcho(key: EchoKey, bytes: Uint8Array): void {
   assertEchoSize(bytes.byteLength);
+  if (key.startsWith("mixed-") && mixedBytes() + bytes.byteLength > MIXED_MAX_BYTES) {
+    throw new DomainError("too_large", "the mixed echoes would hold more than 256 MiB");
+  }
   echoes().set(key, bytes);
 }
 

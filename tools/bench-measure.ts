@@ -16,13 +16,17 @@ interface AutocannonResult {
   timeouts: number;
   non2xx: number;
 }
-/** Requests a connection sends in turn, on `url`'s origin (a load of several endpoints). */
-type Requests = {
-  path: string;
+/**
+ * One request of a sequence a connection sends in turn (a load of several endpoints, or the
+ * mixed workload); setupRequest may change it before it is sent (its path).
+ */
+export interface AutocannonRequest {
   method?: string;
+  path?: string;
   body?: string;
   headers?: Record<string, string>;
-}[];
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
 export type Autocannon = (options: {
   url: string;
   connections: number;
@@ -30,7 +34,7 @@ export type Autocannon = (options: {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
-  requests?: Requests;
+  requests?: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
 
 export async function loadAutocannon(): Promise<Autocannon> {
@@ -44,7 +48,8 @@ export interface Target {
   method?: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
-  requests?: Requests;
+  /** Requests in turn instead of `url`'s own (tools/bench-mixed.ts). */
+  requests?: AutocannonRequest[];
 }
 
 export interface Settings {

@@ -10,14 +10,42 @@ import { quoteIdent } from "@/lib/db/sql";
 import { resolveDbTarget } from "@/lib/db/target";
 
 /** Bump when the seed's rows change: older schemas are then left alone, not reused. */
-const SEED_VERSION = 2;
+const SEED_VERSION = 3;
+/** Agents seeded beside the jobs (the mixed reads ask for them and their reviews). */
+export const BENCH_AGENTS = 200;
 const CHUNK = 250_000;
 
 export const BENCH_POSTER_KEY = `0x${"b".repeat(64)}` as const;
 const POSTER = privateKeyToAccount(BENCH_POSTER_KEY).address;
 
+/** Agents `agent_bench_0`..: the poster operates them all; categories in turn. */
+async function seedAgents(client: pg.Client) {
+  await client.query(
+    `INSERT INTO "agents" ("id", "name", "description", "walletAddress", "operatorAddress",
+       "categories", "createdAt")
+     SELECT 'agent_bench_' || g, 'Bench agent ' || g, 'A seeded agent for the benchmark.', $1, $1,
+            ARRAY[(enum_range(NULL::"Category"))[1 + g % 23]],
+            TIMESTAMP '2026-01-01' + make_interval(secs => g)
+     FROM generate_series(0, $2::int - 1) AS g`,
+    [POSTER, BENCH_AGENTS],
+  );
+}
+
+/** A review of every 50th job (completed ones: g % 10 = 9), spread over the agents. */
+async function seedReviews(client: pg.Client, size: number) {
+  await client.query(
+    `INSERT INTO "reviews" ("id", "agentId", "jobId", "reviewerAddress", "rating", "comment",
+       "createdAt")
+     SELECT 'review_' || substr(md5(g::text), 1, 16), 'agent_bench_' || (g / 50) % $3::int,
+            'job_' || substr(md5(g::text), 1, 16), $1, 1 + g % 5, 'Seeded review #' || g,
+            TIMESTAMP '2026-01-01' + make_interval(secs => g)
+     FROM generate_series(9, $2::int, 50) AS g`,
+    [POSTER, size, BENCH_AGENTS],
+  );
+}
+
 /** Words in the seeded titles: `topicN` (N < 997) makes a search that matches ~0.1% of jobs. */
-const WORDS = [
+export const WORDS = [
   "invoices", "contracts", "papers", "tables", "transcripts", "reviews", "prices", "emails",
   "reports", "datasets", "images", "recipes", "patents", "filings", "tickets", "surveys",
   "slides", "manuals", "listings", "minutes",
@@ -110,7 +138,11 @@ export async function seededSchema(
     }
     await admin.query(`SET maintenance_work_mem TO '256MB'`);
     for (const index of indexes) await admin.query(index.definition);
+    await seedAgents(admin);
+    await seedReviews(admin, size);
     await admin.query(`VACUUM ANALYZE "jobs"`);
+    await admin.query(`VACUUM ANALYZE "agents"`);
+    await admin.query(`VACUUM ANALYZE "reviews"`);
     await admin.query(`CREATE TABLE "bench_seed" ("size" int NOT NULL, "version" int NOT NULL)`);
     await admin.query(`INSERT INTO "bench_seed" VALUES ($1, $2)`, [size, SEED_VERSION]);
     return { schema, url, seededMs: Date.now() - started };

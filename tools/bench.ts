@@ -8,7 +8,9 @@
 // Reads, per size (BENCH_SIZES, default 1k, 100k and 1M jobs), on a seeded schema kept between
 // runs (tools/bench-seed.ts): GET /api/v1/jobs?status=open&limit=50, GET /api/v1/jobs/:id,
 // GET /api/auth/session signed in; at the largest size also the search shapes (q=, a budget
-// range, sort=budget_desc), each with EXPLAIN (ANALYZE, BUFFERS) of its statement.
+// range, sort=budget_desc), each with EXPLAIN (ANALYZE, BUFFERS) of its statement; and the
+// mixed reads (tools/bench-mixed.ts): thousands of distinct requests, each against its own
+// bytes from memory, so that the read cache rarely answers.
 // Writes, in a throwaway schema: POST /api/v1/jobs signed in against an authenticated echo
 // (POST /api/dev/echo-write: the same caller check, rate limit and body parsing); the
 // lifecycle's steps with their database and chain time (tools/bench-lifecycle.ts); and
@@ -26,6 +28,7 @@
 // BENCH_CONNECTIONS (10), BENCH_LIFECYCLES (5; 0 skips), BENCH_PAYMENTS (50; 0 skips),
 // BENCH_READS=0 skips the reads' servers, BENCH_WRITES=0 the writes' server,
 // BENCH_UNCACHED=1 runs the servers with the read cache off (READ_CACHE_SECONDS=0),
+// BENCH_MIXED distinct requests in the mixed reads (4000; 0 skips),
 // BENCH_CPU_PROF=dir writes the servers' CPU profiles there, NEXT_DIST_DIR (the build,
 // default .next; rebuilt when older than the sources), BENCH_SKIP_BUILD=1.
 // Quick look: BENCH_SIZES=1000 BENCH_DURATION=2 BENCH_ROUNDS=1.
@@ -56,6 +59,7 @@ import {
   type Target,
 } from "./bench-measure";
 import { benchPayments } from "./bench-payments";
+import { mixedComposition, mixedRequests, mixedTargets, prepareMixed } from "./bench-mixed";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { workersGoal } from "./bench-workers";
 import { launchNextServer, type NextServer } from "./next-server";
@@ -78,6 +82,13 @@ const SETTINGS = {
   rounds: positive("BENCH_ROUNDS", 2),
 };
 const LIFECYCLES = positive("BENCH_LIFECYCLES", 5, true);
+const MIXED = process.env.BENCH_MIXED ? Number(process.env.BENCH_MIXED) : 4000;
+if (!Number.isInteger(MIXED) || MIXED < 0 || MIXED > 10_000) {
+  throw new Error("BENCH_MIXED must be a whole number of 0..10000");
+}
+const UNCACHED = process.env.BENCH_UNCACHED === "1";
+/** Goals measured with the read cache off say so. */
+const cacheNote = UNCACHED ? " (cache off)" : "";
 const PAYMENTS = positive("BENCH_PAYMENTS", 50, true);
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : "";
@@ -152,7 +163,7 @@ function startServer(
       // The read load comes from one address too: out of the way (its cost is measured).
       RATE_LIMIT_READS_PER_MINUTE: "1000000",
       // What the reads cost without the read cache (every request reads the database).
-      ...(process.env.BENCH_UNCACHED === "1" ? { READ_CACHE_SECONDS: "0" } : {}),
+      ...(UNCACHED ? { READ_CACHE_SECONDS: "0" } : {}),
       ...extraEnv,
     },
     {
@@ -280,6 +291,7 @@ function printRows(rows: Row[]) {
 // ---------------------------------------------------------------------------------------
 
 const LIST = "/api/v1/jobs?status=open&limit=50";
+const mixedName = (count: number) => `mixed reads (${fmt(count)} distinct)`;
 const SEARCHES = [
   { key: "search", name: "q=topic123 (ranked)", query: "status=open&q=topic123&limit=50" },
   {
@@ -355,12 +367,7 @@ async function benchReads(
       ];
       // Every target warmed up first (its ceiling stored, both sides driven for BENCH_WARMUP),
       // then the memory is read, then each is measured.
-      const pairs: {
-        target: (typeof targets)[number];
-        bytes: number;
-        real: Target;
-        ceiling: Target;
-      }[] = [];
+      const pairs: { name: string; bytes: number; real: Target; ceiling: Target }[] = [];
       for (const target of targets) {
         const real: Target = {
           url: server.url + target.path,
@@ -369,19 +376,27 @@ async function benchReads(
         const bytes = await prepareCeiling(server, target.key, real);
         const ceiling = { url: `${server.url}/api/dev/echo?key=${target.key}` };
         await warmUp(autocannon, [real, ceiling], SETTINGS);
-        pairs.push({ target, bytes, real, ceiling });
+        pairs.push({ name: target.name, bytes, real, ceiling });
+      }
+      if (MIXED > 0) {
+        const requests = mixedRequests(size, MIXED);
+        console.log(`  mixed reads: ${mixedComposition(requests)}`);
+        const { paths, bytes } = await prepareMixed(server.url, requests);
+        const mixed = mixedTargets(server.url, paths);
+        await warmUp(autocannon, [mixed.real, mixed.ceiling], SETTINGS);
+        pairs.push({ name: mixedName(paths.length), bytes: bytes / paths.length, ...mixed });
       }
       const warm = await settleMemory(
         autocannon,
         server,
         pairs.flatMap((pair) => [pair.real, pair.ceiling]),
       );
-      for (const { target, bytes, real, ceiling } of pairs) {
+      for (const { name, bytes, real, ceiling } of pairs) {
         const measured = await sideBySide(autocannon, real, ceiling, { ...SETTINGS, warmup: 0 });
-        const row = { size, name: target.name, bytes, ...measured };
+        const row = { size, name, bytes: Math.round(bytes), ...measured };
         rows.push(row);
         console.log(
-          `  ${target.name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
+          `  ${name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
             `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})`,
         );
       }
@@ -391,25 +406,40 @@ async function benchReads(
     }
     const sized = (name: string) => rows.find((row) => row.size === size && row.name === name)!;
     const list = sized("GET /api/v1/jobs?status=open&limit=50");
-    goals.push(ratioGoal(`list, ${fmt(size)} jobs: throughput`, ratio(list), { atLeast: 0.7 }));
-    goals.push(
+    const p99Goal = (name: string, row: Row) =>
       ratioGoal(
-        `list, ${fmt(size)} jobs: p99 vs ceiling's`,
-        list.real.p99 / list.ceiling.p99,
+        name,
+        row.real.p99 / row.ceiling.p99,
         { atMost: 2 },
         (value) => `${value.toFixed(2)}×`,
+      );
+    goals.push(
+      ratioGoal(`list, ${fmt(size)} jobs${cacheNote}: throughput`, ratio(list), { atLeast: 0.7 }),
+    );
+    goals.push(p99Goal(`list, ${fmt(size)} jobs${cacheNote}: p99 vs ceiling's`, list));
+    goals.push(
+      ratioGoal(
+        `job, ${fmt(size)} jobs${cacheNote}: throughput`,
+        ratio(sized("GET /api/v1/jobs/:id")),
+        { atLeast: 0.8 },
       ),
     );
-    goals.push(
-      ratioGoal(`job, ${fmt(size)} jobs: throughput`, ratio(sized("GET /api/v1/jobs/:id")), {
-        atLeast: 0.8,
-      }),
-    );
+    if (MIXED > 0) {
+      const mixed = rows.find((row) => row.size === size && row.name.startsWith("mixed reads"))!;
+      goals.push(
+        ratioGoal(`mixed reads, ${fmt(size)} jobs${cacheNote}: throughput`, ratio(mixed), {
+          atLeast: 0.6,
+        }),
+      );
+      goals.push(p99Goal(`mixed reads, ${fmt(size)} jobs${cacheNote}: p99 vs ceiling's`, mixed));
+    }
     if (size === largest) {
       for (const search of SEARCHES) {
         const row = sized(`GET /api/v1/jobs ${search.name}`);
         goals.push(
-          ratioGoal(`search ${search.name}, ${fmt(size)} jobs`, ratio(row), { atLeast: 0.5 }),
+          ratioGoal(`search ${search.name}, ${fmt(size)} jobs${cacheNote}`, ratio(row), {
+            atLeast: 0.5,
+          }),
         );
         const { plan, usesIndex, indexes } = await explain(seeded.url, search.query);
         console.log(`\nEXPLAIN (ANALYZE, BUFFERS) for ${search.name}:\n  ${plan.join("\n  ")}`);

@@ -22,8 +22,34 @@ export interface OkInit {
 
 export function ok(data: unknown, init: OkInit = {}) {
   const body = init.meta === undefined ? { data } : { data, meta: init.meta };
-  if (init.revalidate) return revalidatedResponse(init.revalidate, data, body);
+  if (init.revalidate) {
+    return revalidatedResponse(init.revalidate, data, init.meta, () =>
+      JSON.stringify(body, jsonReplacer),
+    );
+  }
   return jsonResponse(body, init.status ?? 200, init.headers);
+}
+
+/** `data` already written as JSON text (by PostgreSQL: lib/kernel/job-rows.ts). */
+export interface JsonData {
+  json: string;
+}
+
+/**
+ * ok() for data given as JSON text: the envelope is written around the text, which is never
+ * parsed. The same bytes as ok() with the parsed data (JSON.stringify writes `{"data":…}`
+ * and `"meta"` compact, in that order).
+ */
+export function okJson(data: JsonData, init: OkInit = {}) {
+  const meta = init.meta === undefined ? "" : `,"meta":${JSON.stringify(init.meta, jsonReplacer)}`;
+  const write = () => `{"data":${data.json}${meta}}`;
+  if (init.revalidate) return revalidatedResponse(init.revalidate, data, init.meta, write);
+  const response = new Response(write(), {
+    status: init.status ?? 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...NO_STORE },
+  });
+  for (const [key, value] of new Headers(init.headers)) response.headers.set(key, value);
+  return response;
 }
 
 export const created = (data: unknown) => ok(data, { status: 201 });
@@ -55,11 +81,16 @@ const REVALIDATE = { "Cache-Control": "public, max-age=0, must-revalidate" } as 
  */
 const serialized = new WeakMap<object, { meta: string; json: string; etag: string }>();
 
-function revalidatedResponse(req: Request, data: unknown, body: object): Response {
-  const meta = JSON.stringify((body as { meta?: unknown }).meta ?? null);
+function revalidatedResponse(
+  req: Request,
+  data: unknown,
+  metaValue: unknown,
+  write: () => string,
+): Response {
+  const meta = JSON.stringify(metaValue ?? null, jsonReplacer);
   let known = typeof data === "object" && data !== null ? serialized.get(data) : undefined;
   if (!known || known.meta !== meta) {
-    const json = JSON.stringify(body, jsonReplacer);
+    const json = write();
     const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 32)}"`;
     known = { meta, json, etag };
     if (typeof data === "object" && data !== null) serialized.set(data, known);

@@ -7,6 +7,7 @@ import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
 import type { TokenScope } from "@/lib/shared/enums";
 import type { ErrorCode } from "@/lib/shared/error-codes";
+import type { JsonData } from "./envelope";
 
 /**
  * One operation of the API, declared once: its method and path, who may call it, what it
@@ -42,10 +43,24 @@ export interface Answer {
   data: unknown;
   meta?: Record<string, unknown>;
   headers?: HeadersInit;
+  /** `data` as JSON text, passed through as the HTTP answer's (jsonAnswer). */
+  json?: JsonData;
 }
 
 export const answer = (data: unknown, meta?: Record<string, unknown>): Answer =>
   meta === undefined ? { data } : { data, meta };
+/**
+ * An answer whose data PostgreSQL wrote as JSON text (lib/kernel/job-rows.ts): HTTP passes the
+ * text through (okJson); an MCP tool reads `data`, parsed when asked.
+ */
+export const jsonAnswer = (json: JsonData, meta?: Record<string, unknown>): Answer => ({
+  json,
+  get data(): unknown {
+    return JSON.parse(json.json);
+  },
+  ...(meta === undefined ? {} : { meta }),
+});
+
 /** A cursor page: `{ data: items, meta: { nextCursor } }`. */
 export const pageAnswer = (page: { items: unknown[]; nextCursor: string | null }): Answer => ({
   data: page.items,

@@ -2,7 +2,7 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { getDb } from "@/lib/db";
 import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
-import { errorResponse, ok } from "./envelope";
+import { errorResponse, ok, okJson } from "./envelope";
 import type { Auth, Method, Operation } from "./operation";
 import { rateClassOf } from "./operation";
 import { route, type RouteOptions } from "./route";
@@ -71,12 +71,13 @@ function handlerOf(operation: Operation) {
       if (operation.body) ctx.body = await body(operation.body);
       const result = await operation.handle(ctx as never);
       if (result instanceof Response) return result;
-      return ok(result.data, {
+      const init = {
         status: operation.success.status ?? 200,
         meta: result.meta,
         headers: result.headers,
         revalidate: operation.success.revalidate ? req : undefined,
-      });
+      };
+      return result.json ? okJson(result.json, init) : ok(result.data, init);
     },
   );
 }

@@ -1,65 +1,107 @@
-// Job rows for the public reads (the list, the search, one job) in one statement each: the
-// job's columns, its poster's `verified` and its attachments' metadata aggregated as JSON.
-// Prisma's `include` costs three queries per list (jobs, wallets, attachments), each a
-// round-trip and a decoding pass.
+// The public job reads (the list, the search, one job) as JSON text PostgreSQL builds: each
+// job's view (toJobView's keys, in its order, with its values: budgets as USDC numbers,
+// instants as ISO strings, the poster's `verified`, the attachments' metadata) by
+// row_to_json over exactly those columns, in one statement per page, and the text passed
+// through to the answer. Building rows, then objects, then JSON in Node cost more than the
+// query itself on an uncached read. Only the EIP-55 checksum stays in Node (PostgreSQL has no
+// keccak-256): one pass over the page's text, answers remembered per address.
 import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { JobRow } from "./serialize";
+import { checksumAddress } from "./serialize";
 
-/** The columns a job view needs (never `searchVector`, never attachment bytes). */
-const SELECT_JOB_ROW = Prisma.sql`
-  SELECT j."id", j."title", j."description", j."category", j."budgetAtomic", j."timelineDays",
-         j."requirements", j."handle", j."status", j."posterAddress", j."assignedAgentId",
-         j."acceptedProposalId", j."paymentTxHash", j."createdAt", j."updatedAt",
-         j."deliveredAt", j."completedAt",
-         (SELECT w."verified" FROM "wallets" w WHERE w."address" = j."posterAddress")
-           AS "posterVerified",
-         (SELECT COALESCE(json_agg(json_build_object('id', a."id", 'name', a."name",
-                   'size', a."size", 'type', a."type") ORDER BY a."createdAt", a."id"), '[]')
-            FROM "attachments" a WHERE a."jobId" = j."id")::text AS "attachmentsJson"`;
+/** An instant as Date#toISOString writes it (the columns hold UTC without a zone). */
+const isoSql = (column: string) =>
+  Prisma.raw(`to_char(j."${column}", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
-type RawJobRow = Omit<JobRow, "poster" | "attachments" | "searchVector"> & {
-  posterVerified: boolean | null;
-  attachmentsJson: string;
-};
+/**
+ * One job's view as JSON, over `j` (a jobs row). atomicToUsdc's number: the exact decimal
+ * (at most 10 + 6 digits, within a double's round trip) without trailing zeros, as JSON
+ * writes it. array_to_json and row_to_json write compact JSON (json_agg would not).
+ */
+const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
+    j."id", j."title", j."description", j."category",
+    trim_scale(j."budgetAtomic"::numeric / 1000000) AS "budgetUsdc",
+    j."timelineDays", j."requirements", j."handle", j."status", j."posterAddress",
+    COALESCE((SELECT w."verified" FROM "wallets" w WHERE w."address" = j."posterAddress"), false)
+      AS "posterVerified",
+    j."assignedAgentId", j."acceptedProposalId", j."paymentTxHash",
+    (SELECT COALESCE(array_to_json(array_agg(
+              (SELECT r FROM (SELECT a."id", a."name", a."size", a."type") r)
+              ORDER BY a."createdAt", a."id")), '[]')
+       FROM "attachments" a WHERE a."jobId" = j."id") AS "attachments",
+    ${isoSql("createdAt")} AS "createdAt", ${isoSql("updatedAt")} AS "updatedAt",
+    ${isoSql("deliveredAt")} AS "deliveredAt", ${isoSql("completedAt")} AS "completedAt"
+  ) v)::text`;
 
-function toJobRow({ posterVerified, attachmentsJson, ...job }: RawJobRow): JobRow {
-  return {
-    ...job,
-    poster: { verified: posterVerified === true },
-    attachments: JSON.parse(attachmentsJson) as JobRow["attachments"],
-  };
+/** A job's view as JSON text, beside its page key (for the next page's cursor). */
+export interface JobJsonRow {
+  json: string;
+  id: string;
+  /** createdAt as toISOString writes it. */
+  createdAt: string;
+  /** The sort key's value (ranked and budget pages only). */
+  sortValue?: bigint | number;
 }
+
+const ROW_COLUMNS = Prisma.sql`${JOB_VIEW_JSON} AS "json"`;
+
+/** What a row needs besides its JSON: its page key. */
+const KEY_COLUMNS = Prisma.sql`j."id", ${isoSql("createdAt")} AS "createdAt"`;
+
+const POSTER_ADDRESS = /"posterAddress":"(0x[0-9a-fA-F]{40})"/g;
+
+/**
+ * The text with every posterAddress checksummed. Only a key can be written `"posterAddress":"`
+ * with bare quotes: inside a JSON string every quote is escaped.
+ */
+export function checksumPosterAddresses(json: string): string {
+  return json.replace(POSTER_ADDRESS, (_match, address: string) => {
+    return `"posterAddress":"${checksumAddress(address)}"`;
+  });
+}
+
+const jsonRows = (db: Db, statement: Prisma.Sql) => db.$queryRaw<JobJsonRow[]>(statement);
 
 /**
  * Jobs matching `conditions` (SQL over the jobs table's columns) newest first, at most
- * `limit`. The filter and the order run on the jobs table alone (its indexes), and the
- * per-row subqueries only for the rows returned.
+ * `limit`, as JSON. The filter and the order run on the jobs table alone (its indexes), and
+ * the view's subqueries only for the rows returned.
  */
-export async function selectNewestJobRows(
-  db: Db,
-  conditions: Prisma.Sql[],
-  limit: number,
-): Promise<JobRow[]> {
-  return (await db.$queryRaw<RawJobRow[]>(newestJobRowsSql(conditions, limit))).map(toJobRow);
+export function selectNewestJobJson(db: Db, conditions: Prisma.Sql[], limit: number) {
+  return jsonRows(db, newestJobJsonSql(conditions, limit));
 }
 
-/** The statement of selectNewestJobRows (for EXPLAIN in npm run bench). */
-export function newestJobRowsSql(conditions: Prisma.Sql[], limit: number): Prisma.Sql {
+/** The statement of selectNewestJobJson (for EXPLAIN in npm run bench). */
+export function newestJobJsonSql(conditions: Prisma.Sql[], limit: number): Prisma.Sql {
   const where = conditions.length
     ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
     : Prisma.empty;
   return Prisma.sql`
-    ${SELECT_JOB_ROW}
+    SELECT ${ROW_COLUMNS}, ${KEY_COLUMNS}
     FROM (SELECT * FROM "jobs" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}) j
     ORDER BY j."createdAt" DESC, j."id" DESC`;
 }
 
-/** The rows of `ids`, in the order of `ids` (ids without a row are left out). */
-export async function selectJobRowsByIds(db: Db, ids: string[]): Promise<JobRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.$queryRaw<RawJobRow[]>`
-    ${SELECT_JOB_ROW} FROM "jobs" j WHERE j."id" = ANY(${ids}::text[])`;
-  const byId = new Map(rows.map((row) => [row.id, toJobRow(row)]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+/**
+ * The jobs an id page names (`idPage`: a statement answering "id", "createdAt" and
+ * "sortValue", as lib/kernel/sorted-page.ts writes it), as JSON, in the page's order
+ * (`desc`: the sort's direction), in one statement.
+ */
+export function selectSortedJobJson(db: Db, idPage: Prisma.Sql, desc: boolean) {
+  return jsonRows(db, sortedJobJsonSql(idPage, desc));
+}
+
+export function sortedJobJsonSql(idPage: Prisma.Sql, desc: boolean): Prisma.Sql {
+  const direction = Prisma.raw(desc ? "DESC" : "ASC");
+  return Prisma.sql`
+    SELECT ${ROW_COLUMNS}, ${KEY_COLUMNS}, p."sortValue"
+    FROM (${idPage}) p JOIN "jobs" j ON j."id" = p."id"
+    ORDER BY p."sortValue" ${direction}, p."createdAt" ${direction}, p."id" ${direction}`;
+}
+
+/** One job's view as JSON text (checksummed), or undefined when no job has `id`. */
+export async function selectJobJson(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.$queryRaw<{ json: string }[]>`
+    SELECT ${ROW_COLUMNS} FROM "jobs" j WHERE j."id" = ${id}`;
+  return row && checksumPosterAddresses(row.json);
 }

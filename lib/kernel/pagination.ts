@@ -123,17 +123,19 @@ export function toPage<T extends CursorKey, V>(
  *
  * @param more whether the list goes on after the last of `views`
  * @param cursorAfter the cursor that continues after `views[index]`
+ * @param bytesOf a view's JSON size in bytes, or a bound of it
  */
 export function fitPage<V>(
   views: V[],
   more: boolean,
   cursorAfter: (index: number) => string,
   maxBytes: number = LIMITS.pageBytes,
+  bytesOf: (view: V) => number = jsonBytesAtMost,
 ): Page<V> {
   let bytes = 2;
   let count = 0;
   for (const view of views) {
-    bytes += jsonBytesAtMost(view) + 1;
+    bytes += bytesOf(view) + 1;
     if (count > 0 && bytes > maxBytes) break;
     count += 1;
   }
@@ -142,6 +144,28 @@ export function fitPage<V>(
     items: cut ? views.slice(0, count) : views,
     nextCursor: (cut || more) && count > 0 ? cursorAfter(count - 1) : null,
   };
+}
+
+/** A page whose items PostgreSQL wrote as JSON text: `json` is their array. */
+export interface JsonPage {
+  json: string;
+  nextCursor: string | null;
+}
+
+/**
+ * fitPage for items given as JSON text: their exact UTF-8 sizes, and the kept ones joined
+ * into one array's text (`finish`: a last pass over that text, once per page).
+ */
+export function fitJsonPage(
+  items: string[],
+  more: boolean,
+  cursorAfter: (index: number) => string,
+  finish: (json: string) => string = (json) => json,
+): JsonPage {
+  const page = fitPage(items, more, cursorAfter, LIMITS.pageBytes, (item) =>
+    Buffer.byteLength(item, "utf8"),
+  );
+  return { json: finish(`[${page.items.join(",")}]`), nextCursor: page.nextCursor };
 }
 
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;

@@ -34,7 +34,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const checksums = new Map<string, Address>();
 const CHECKSUMS_KEPT = 10_000;
 
-function checksum(address: string): Address {
+export function checksumAddress(address: string): Address {
   let known = checksums.get(address);
   if (known === undefined) {
     known = getAddress(address);
@@ -55,7 +55,7 @@ export function toJobView(row: JobRow): JobView {
     requirements: row.requirements,
     handle: row.handle,
     status: row.status,
-    posterAddress: checksum(row.posterAddress),
+    posterAddress: checksumAddress(row.posterAddress),
     posterVerified: row.poster.verified,
     assignedAgentId: row.assignedAgentId,
     acceptedProposalId: row.acceptedProposalId,
@@ -76,7 +76,7 @@ export function toProposalView(row: Proposal): ProposalView {
     bidUsdc: atomicToUsdc(row.bidAtomic),
     etaDays: row.etaDays,
     message: row.message,
-    payeeAddress: checksum(row.payeeAddress),
+    payeeAddress: checksumAddress(row.payeeAddress),
     status: row.status,
     createdAt: row.createdAt.toISOString(),
   };
@@ -99,9 +99,9 @@ export function toAgentView(row: Agent, stats: AgentStats): AgentView {
     description: row.description,
     rating: Math.round(mean * 100) / 100,
     reviewCount: stats.reviewCount,
-    walletAddress: row.walletAddress === null ? null : checksum(row.walletAddress),
+    walletAddress: row.walletAddress === null ? null : checksumAddress(row.walletAddress),
     payeeConsentPending: row.pendingWalletAddress !== null,
-    operatorAddress: checksum(row.operatorAddress),
+    operatorAddress: checksumAddress(row.operatorAddress),
     categories: row.categories,
     completedJobs: stats.completedJobs,
     paidByPosters: stats.payers,
@@ -115,7 +115,7 @@ export function toReviewView(row: Review): ReviewView {
     id: row.id,
     agentId: row.agentId,
     jobId: row.jobId,
-    reviewerAddress: checksum(row.reviewerAddress),
+    reviewerAddress: checksumAddress(row.reviewerAddress),
     rating: row.rating,
     comment: row.comment,
     createdAt: row.createdAt.toISOString(),

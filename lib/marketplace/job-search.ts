@@ -1,17 +1,11 @@
 // The job list's search and sorts: full-text `q` (ranked), budget bounds, and keyset pages
-// ordered by budget or rank. Plain "newest" lists without `q` stay on the Prisma query in
-// jobs.ts (the hot path); these shapes need SQL Prisma cannot say (tsquery, row comparison).
-import type { Db } from "@/lib/db";
+// ordered by budget or rank: SQL Prisma cannot say (tsquery, row comparison). jobs.ts reads
+// the page's jobs as JSON in the same statement (lib/kernel/job-rows.ts).
 import { Prisma } from "@/lib/generated/prisma/client";
+import { LIMITS } from "@/lib/shared/limits";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { JobSort, ListJobsQuery } from "@/lib/shared/schemas/jobs";
-import {
-  bigint,
-  float8,
-  type SortKey,
-  sortedIdPage,
-  sortedIdPageSql,
-} from "@/lib/kernel/sorted-page";
+import { bigint, float8, type SortKey, sortedIdPageSql } from "@/lib/kernel/sorted-page";
 
 type RankedSort = Exclude<JobSort, "newest">;
 
@@ -54,19 +48,30 @@ function sortKey(sort: RankedSort, q: string | undefined): SortKey {
   return { sort, key: Prisma.sql`"budgetAtomic"`, cast: bigint, desc: sort === "budget_desc" };
 }
 
-const searchPage = (query: ListJobsQuery, sort: RankedSort) => ({
-  from: Prisma.sql`"jobs"`,
-  conditions: jobFilters(query),
-  order: sortKey(sort, query.q),
-  cursor: query.cursor,
-  limit: query.limit,
-});
-
-/** One page of job ids in `sort` order with its next cursor. */
-export function searchJobIds(db: Db, query: ListJobsQuery, sort: RankedSort) {
-  return sortedIdPage(db, searchPage(query, sort));
+/**
+ * The rows a page is sorted from. By budget: every match (an index on the budget serves the
+ * order). By relevance: the newest LIMITS.rankedMatches matches, then ranked: no index orders
+ * by a rank, so PostgreSQL read and ranked every match of a common word (50,000 rows of the
+ * benchmark's million for one page). A search matching fewer is ranked whole; one matching
+ * more is ranked within its newest matches (and pages end there).
+ */
+function searchPage(query: ListJobsQuery, sort: RankedSort) {
+  const order = sortKey(sort, query.q);
+  const base = { order, cursor: query.cursor, limit: query.limit };
+  if (sort !== "relevance")
+    return { ...base, from: Prisma.sql`"jobs"`, conditions: jobFilters(query) };
+  const matches = Prisma.sql`(SELECT "id", "createdAt", "searchVector" FROM "jobs"
+    WHERE ${Prisma.join(jobFilters(query), " AND ")}
+    ORDER BY "createdAt" DESC, "id" DESC LIMIT ${LIMITS.rankedMatches}) AS "matches"`;
+  return { ...base, from: matches, conditions: [] };
 }
 
-/** The statement searchJobIds runs (for EXPLAIN in npm run bench). */
+/** The statement of one page of job ids (one more than the page) in `sort` order. */
 export const searchJobIdsSql = (query: ListJobsQuery, sort: RankedSort) =>
   sortedIdPageSql(searchPage(query, sort));
+
+/** The sort's name (written into its cursors) and direction. */
+export function searchOrder(query: ListJobsQuery, sort: RankedSort) {
+  const { sort: name, desc } = sortKey(sort, query.q);
+  return { name, desc };
+}

@@ -7,12 +7,26 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "@/lib/kernel/ids";
-import { newestJobRowsSql, selectJobRowsByIds, selectNewestJobRows } from "@/lib/kernel/job-rows";
-import { jobFilters, searchJobIds, searchJobIdsSql } from "./job-search";
+import {
+  checksumPosterAddresses,
+  newestJobJsonSql,
+  selectJobJson,
+  selectNewestJobJson,
+  selectSortedJobJson,
+  sortedJobJsonSql,
+} from "@/lib/kernel/job-rows";
+import { jobFilters, searchJobIdsSql, searchOrder } from "./job-search";
 import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
 import { cachedRead } from "@/lib/kernel/read-cache";
 import { assertAtLeastMinimum } from "./reputation";
-import { decodeCursor, fitPage, type Page, toPage } from "@/lib/kernel/pagination";
+import {
+  decodeCursor,
+  encodeCursor,
+  encodeSortedCursor,
+  fitJsonPage,
+  type JsonPage,
+  type Page,
+} from "@/lib/kernel/pagination";
 import { type JobRow, toJobView } from "@/lib/kernel/serialize";
 import type { JobView } from "@/lib/shared/view-types";
 
@@ -112,22 +126,36 @@ export async function createJob(db: Db, poster: Address, input: CreateJobInput):
   });
 }
 
-/** One job as anyone may see it; served from the read cache while no commit intervened. */
-export function getJob(db: Db, id: string): Promise<JobView> {
+/** One job's view as JSON text (lib/kernel/job-rows.ts), from the read cache while it holds. */
+export function getJobJson(db: Db, id: string): Promise<{ json: string }> {
   return cachedRead(db, `job:${id}`, async () => {
-    const [row] = isPossibleId(id) ? await selectJobRowsByIds(db, [id]) : [];
-    if (!row) throw notFound("job_not_found", `job ${id} not found`);
-    return toJobView(row);
+    const json = isPossibleId(id) ? await selectJobJson(db, id) : undefined;
+    if (json === undefined) throw notFound("job_not_found", `job ${id} not found`);
+    return { json };
   });
 }
 
-/** A page of jobs; first pages come from the read cache while no commit intervened. */
-export function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+/** One job as anyone may see it; served from the read cache while no commit intervened. */
+export async function getJob(db: Db, id: string): Promise<JobView> {
+  return JSON.parse((await getJobJson(db, id)).json) as JobView;
+}
+
+/**
+ * A page of jobs with its items as JSON text; first pages come from the read cache while no
+ * commit intervened.
+ */
+export function listJobsJson(db: Db, query: ListJobsQuery): Promise<JsonPage> {
   if (query.cursor) return readJobPage(db, query);
   return cachedRead(db, `jobs:${JSON.stringify(query)}`, () => readJobPage(db, query));
 }
 
-/** How a page is read: by rank or budget (ids, then rows), or newest first in one statement. */
+/** A page of jobs (listJobsJson's, parsed). */
+export async function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+  const page = await listJobsJson(db, query);
+  return { items: JSON.parse(page.json) as JobView[], nextCursor: page.nextCursor };
+}
+
+/** How a page is read: by rank or budget (a keyset over that key), or newest first. */
 function pagePlan(query: ListJobsQuery) {
   const sort = query.sort ?? (query.q !== undefined ? "relevance" : "newest");
   if (sort !== "newest" || query.q !== undefined) {
@@ -143,22 +171,42 @@ function pagePlan(query: ListJobsQuery) {
   return { conditions };
 }
 
-async function readJobPage(db: Db, query: ListJobsQuery): Promise<Page<JobView>> {
+/** A page in one statement: PostgreSQL writes each job's JSON, Node joins them. */
+async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
   const plan = pagePlan(query);
   if (plan.ranked) {
-    const found = await searchJobIds(db, query, plan.ranked);
-    const views = (await selectJobRowsByIds(db, found.ids)).map(toJobView);
-    return fitPage(views, found.more, found.cursorAfter);
+    const order = searchOrder(query, plan.ranked);
+    const rows = await selectSortedJobJson(db, searchJobIdsSql(query, plan.ranked), order.desc);
+    const kept = rows.slice(0, query.limit);
+    return fitJsonPage(
+      kept.map((row) => row.json),
+      rows.length > query.limit,
+      (index) => {
+        const row = kept[index]!;
+        const key = { createdAt: new Date(row.createdAt), id: row.id };
+        return encodeSortedCursor({ ...key, sort: order.name, value: String(row.sortValue) });
+      },
+      checksumPosterAddresses,
+    );
   }
-  const rows = await selectNewestJobRows(db, plan.conditions, query.limit + 1);
-  return toPage(rows, query.limit, toJobView);
+  const rows = await selectNewestJobJson(db, plan.conditions, query.limit + 1);
+  const kept = rows.slice(0, query.limit);
+  return fitJsonPage(
+    kept.map((row) => row.json),
+    rows.length > query.limit,
+    (index) => encodeCursor({ createdAt: new Date(kept[index]!.createdAt), id: kept[index]!.id }),
+    checksumPosterAddresses,
+  );
 }
 
-/** The statement that finds a page's jobs (for EXPLAIN in npm run bench). */
+/** The statement that reads a page's jobs (for EXPLAIN in npm run bench). */
 export function jobPageSql(query: ListJobsQuery): Prisma.Sql {
   const plan = pagePlan(query);
-  if (plan.ranked) return searchJobIdsSql(query, plan.ranked);
-  return newestJobRowsSql(plan.conditions, query.limit + 1);
+  if (plan.ranked) {
+    const { desc } = searchOrder(query, plan.ranked);
+    return sortedJobJsonSql(searchJobIdsSql(query, plan.ranked), desc);
+  }
+  return newestJobJsonSql(plan.conditions, query.limit + 1);
 }
 
 /** Pending proposal counts per job, for lists. */

@@ -12,6 +12,12 @@ export const LIMITS = {
   maxDays: 3_650,
   pageSize: 100,
   searchQuery: 200,
+  /**
+   * sort=relevance ranks the newest this many matches of a search (lib/marketplace/job-search.ts):
+   * ranking every match of a common word read and ranked tens of thousands of rows for a page
+   * of 50.
+   */
+  rankedMatches: 1_000,
   defaultPageSize: 50,
   /** The most JSON one page of a list holds (lib/kernel/pagination.ts, fitPage). */
   pageBytes: 1024 * 1024,

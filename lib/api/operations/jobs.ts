@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { assertScope } from "@/lib/auth/caller";
 import { getAttachmentForDownload } from "@/lib/marketplace/attachments";
-import { createJob, getJob, listJobs } from "@/lib/marketplace/jobs";
+import { createJob, getJobJson, listJobsJson } from "@/lib/marketplace/jobs";
 import {
   acceptProposal,
   assertMayDeliver,
@@ -26,8 +26,8 @@ import { answerTooLarge, MCP_MAX_ATTACHMENT_BYTES } from "../mcp/limits";
 import {
   answer,
   defineOperation,
+  jsonAnswer,
   type OperationContext,
-  pageAnswer,
   PUBLIC,
   SESSION_ONLY,
   sessionOrToken,
@@ -56,7 +56,10 @@ export const listJobsOperation = defineOperation({
       "answer's nextCursor.",
     result: "jobs",
   },
-  handle: async ({ db, query }) => pageAnswer(await listJobs(db, query)),
+  handle: async ({ db, query }) => {
+    const page = await listJobsJson(db, query);
+    return jsonAnswer(page, { nextCursor: page.nextCursor });
+  },
 });
 
 export const createJobOperation = defineOperation({
@@ -85,7 +88,7 @@ export const getJobOperation = defineOperation({
   success: { description: "The job", data: jobViewSchema, revalidate: true },
   errors: ["job_not_found"],
   mcp: { name: "get_job", title: "Get a job", result: "job", rename: AS_JOB },
-  handle: async ({ db, params }) => answer(await getJob(db, params.id)),
+  handle: async ({ db, params }) => jsonAnswer(await getJobJson(db, params.id)),
 });
 
 export const acceptProposalOperation = defineOperation({

@@ -1,0 +1,103 @@
+// The job views PostgreSQL writes as JSON (job-rows.ts) are byte for byte what toJobView and
+// JSON.stringify write from the same rows, on PGlite and PostgreSQL: text that needs escaping,
+// the smallest and largest budgets, null and set instants, a verified poster, attachments in
+// their order, and an address stored in lower case (checksummed on the way out).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
+import { newWallet } from "@/tests/helpers/in-process";
+import {
+  checksumPosterAddresses,
+  selectJobJson,
+  selectNewestJobJson,
+  selectSortedJobJson,
+} from "./job-rows";
+import { jobInclude, toJobView } from "./serialize";
+
+const AWKWARD = 'quotes " and \\ backslash, \n newline, \t tab, \u0001 control, é, 😀, </script>';
+
+describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
+  let database: TestDatabase;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { db } = database;
+    const verified = newWallet().address;
+    const plain = newWallet().address;
+    await db.wallet.create({ data: { address: verified, verified: true } });
+    await db.wallet.create({ data: { address: plain } });
+    await db.wallet.create({ data: { address: plain.toLowerCase() } });
+    const jobs = [
+      { budgetAtomic: 1n, posterAddress: verified, title: AWKWARD, requirements: [AWKWARD, ""] },
+      { budgetAtomic: 1_000_000_000_000_000n, posterAddress: plain, requirements: [] },
+      { budgetAtomic: 12_500_000n, posterAddress: plain.toLowerCase(), requirements: ["a"] },
+      { budgetAtomic: 999_999_999_999_999n, posterAddress: plain, requirements: ["b"] },
+    ];
+    for (const [index, job] of jobs.entries()) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index, 7 * index));
+      const row = await db.job.create({
+        data: {
+          id: `job_rows_${index}`,
+          title: "A job",
+          description: index === 0 ? AWKWARD : "plain",
+          category: "data",
+          timelineDays: 3,
+          handle: "@h",
+          status: index === 1 ? "completed" : "open",
+          createdAt: at,
+          updatedAt: at,
+          deliveredAt: index === 1 ? at : null,
+          completedAt: index === 1 ? new Date(at.getTime() + 1) : null,
+          ...job,
+        },
+      });
+      ids.push(row.id);
+    }
+    for (const [index, name] of ["second.txt", "first.txt", AWKWARD].entries()) {
+      await db.attachment.create({
+        data: {
+          id: `att_${index}`,
+          jobId: ids[0]!,
+          name,
+          size: 10 + index,
+          type: "text/plain",
+          data: Buffer.from("x"),
+          createdAt: new Date(Date.UTC(2026, 0, 2, 0, 0, index === 1 ? 0 : index)),
+        },
+      });
+    }
+  });
+  afterAll(() => database?.close());
+
+  const expected = async (id: string) =>
+    JSON.stringify(
+      toJobView(await database.db.job.findUniqueOrThrow({ where: { id }, include: jobInclude })),
+    );
+
+  it("writes one job as toJobView and JSON.stringify do", async () => {
+    for (const id of ids) expect(await selectJobJson(database.db, id)).toBe(await expected(id));
+    expect(await selectJobJson(database.db, "job_none")).toBeUndefined();
+  });
+
+  it("writes a page newest first, with each row's key", async () => {
+    const rows = await selectNewestJobJson(database.db, [], 10);
+    expect(rows.map((row) => row.id)).toEqual([...ids].reverse());
+    for (const row of rows) {
+      expect(checksumPosterAddresses(row.json)).toBe(await expected(row.id));
+      const view = JSON.parse(row.json) as { createdAt: string };
+      expect(row.createdAt).toBe(view.createdAt);
+    }
+  });
+
+  it("writes a sorted id page's jobs in its order, with its sort values", async () => {
+    const idPage = Prisma.sql`SELECT "id", "createdAt", "budgetAtomic" AS "sortValue"
+      FROM "jobs" ORDER BY 3 DESC, "createdAt" DESC, "id" DESC LIMIT 3`;
+    const rows = await selectSortedJobJson(database.db, idPage, true);
+    expect(rows.map((row) => row.id)).toEqual([ids[1], ids[3], ids[2]]);
+    expect(rows.map((row) => BigInt(row.sortValue!))).toEqual([
+      1_000_000_000_000_000n,
+      999_999_999_999_999n,
+      12_500_000n,
+    ]);
+  });
+});
