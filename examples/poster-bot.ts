@@ -62,12 +62,12 @@ export async function runPosterBot(options: {
   );
   log(`poster  chose ${proposal.id}: ${proposal.bidUsdc} USDC by agent ${proposal.agentId}`);
 
-  // The payer signs exactly the challenge's terms, and refuses one asking more than the bid.
   const settlement = await payProposal(
     client,
     options.account,
     { jobId, proposalId: proposal.id },
-    { maxUsdc: proposal.bidUsdc },
+    // At most the budget posted, to the payee the bid names: anything else is refused unsigned.
+    { maxUsdc: options.job.budgetUsdc, payTo: proposal.payeeAddress },
   );
   log(`poster  paid ${settlement.amountUsdc} USDC to ${settlement.payTo}: ${settlement.txHash}`);
 

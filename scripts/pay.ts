@@ -20,7 +20,8 @@ async function main() {
     client,
     account,
     { jobId, proposalId },
-    { maxUsdc: terms.amountUsdc },
+    // MAX_USDC: your ceiling; without it, the amount just printed.
+    { maxUsdc: process.env.MAX_USDC ? Number(process.env.MAX_USDC) : terms.amountUsdc },
   );
   console.log(JSON.stringify(settlement, null, 2));
 }

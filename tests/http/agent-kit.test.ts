@@ -45,15 +45,15 @@ function installedVersion(name: string): string {
 beforeAll(async () => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "agent-kit-"));
   // npm pack runs the package's prepack (tsup): the tarball is built from this checkout.
-  const packed = await run(
+  // (Its stdout also carries the build's log: the tarball is found in the folder instead.)
+  await run(
     "npm",
-    ["pack", "--workspace", "@agent-marketplace/client", "--pack-destination", folder, "--json"],
+    ["pack", "--workspace", "@agent-marketplace/client", "--pack-destination", folder],
     { maxBuffer: 16 * 1024 * 1024 },
   );
-  const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [
-    { filename: string },
-  ];
-  tarball = path.join(folder, path.basename(filename));
+  const packed = fs.readdirSync(folder).filter((file) => file.endsWith(".tgz"));
+  expect(packed).toHaveLength(1);
+  tarball = path.join(folder, packed[0]!);
   fs.writeFileSync(
     path.join(folder, "package.json"),
     JSON.stringify({ name: "agent-kit-check", private: true, type: "module" }),
@@ -232,9 +232,9 @@ describe("the client's payer refuses before anything moves", () => {
     const stranger = await fundedWallet(10n);
     const client = createMarketplaceClient({ baseUrl: server.url });
     const ids = { jobId: job.body.data.id, proposalId: bid.body.data.id };
-    const refusal = await payProposal(client, privateKeyToAccount(stranger.key), ids).catch(
-      (error: unknown) => error,
-    );
+    const refusal = await payProposal(client, privateKeyToAccount(stranger.key), ids, {
+      maxUsdc: 2.5,
+    }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(MarketplaceError);
     expect(refusal).toMatchObject({ status: 402, code: "wrong_payer" });
   });

@@ -18,9 +18,9 @@ export interface ClientOptions {
   /** Headers for every request. */
   headers?: Record<string, string>;
   /** The browser's cookie policy (same-origin: the session cookie goes along). */
-  credentials?: RequestCredentials;
+  credentials?: RequestInit["credentials"];
   /** The browser's HTTP cache policy (no-store for writes and fresh reads). */
-  cache?: RequestCache;
+  cache?: RequestInit["cache"];
 }
 
 export function createMarketplaceClient(options: ClientOptions = {}): MarketplaceClient {

@@ -7,13 +7,16 @@ export { createMarketplaceClient, type ClientOptions, type MarketplaceClient } f
 export { errorOf, MarketplaceError, unwrap, type ErrorCode } from "./errors";
 export { signIn, sessionCookie, type SiweSigner } from "./session";
 export {
+  checkChallenge,
   payProposal,
   paymentTerms,
   payerFor,
   PaymentTermsError,
   readChallenge,
   spendControlsFor,
+  USDC_BY_NETWORK,
   x402PayingFetch,
+  type PaymentExpectations,
   type PaymentLimits,
   type PaymentMode,
   type ProposalIds,

@@ -7,7 +7,7 @@ import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import type { LocalAccount } from "viem";
+import type { ClientEvmSigner } from "@x402/evm";
 import type { MarketplaceClient } from "./core";
 import { errorOf } from "./errors";
 import { atomicToUsdc, usdcToAtomic } from "./money";
@@ -19,15 +19,15 @@ export interface ProposalIds {
   proposalId: string;
 }
 
-/** Thrown before anything is signed: the challenge asks for more than the payer allows. */
+/** Thrown before anything is signed: the challenge asks for what the payer did not agree to. */
 export class PaymentTermsError extends Error {
   override readonly name = "PaymentTermsError";
 }
 
 /**
- * x402's spend controls for one challenge: its own network and token, at most its own amount.
- * An x402 client refuses any asset it was not told about (only its default assets, up to 1
- * USDC each); this allows exactly what the marketplace asked for this bid, nothing wider.
+ * x402's spend controls for one challenge, once checkChallenge has accepted it: its own network
+ * and token, at most its own amount. An x402 client refuses any asset it was not told about
+ * (only its default assets, up to 1 USDC each); this allows exactly what was checked.
  */
 export function spendControlsFor(requirements: readonly PaymentRequirements[]) {
   return {
@@ -88,38 +88,85 @@ function escrowTermsOf(extra: Record<string, unknown> | undefined) {
   };
 }
 
+/** The USDC each network pays in (Base, Base Sepolia, the local chain's test token). */
+export const USDC_BY_NETWORK: Readonly<Record<string, string>> = {
+  "eip155:8453": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  "eip155:84532": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  "eip155:31337": "0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab",
+};
+
+/** The x402 scheme of each way to pay: `exact` moves the USDC at once, `auth-capture` holds it. */
+const SCHEME_OF: Record<PaymentMode, string> = { now: "exact", escrow: "auth-capture" };
+
+/** The longest a signed authorization may stay valid (the marketplace asks 5 minutes). */
+const MAX_VALIDITY_SECONDS = 3_600;
+
+/** What the payer agrees to, checked against the challenge before anything is signed. */
+export interface PaymentExpectations {
+  /** The most you agree to pay, in USDC: the job's budget, or the bid you chose. */
+  maxUsdc: number;
+  /** The payee you expect (the proposal's `payeeAddress`); another one is refused. */
+  payTo?: string;
+  /** The token, when it is not the network's USDC (USDC_BY_NETWORK). */
+  asset?: string;
+}
+
+/**
+ * Refuses a challenge that asks for anything the payer did not agree to: another scheme than
+ * the mode's (a protected payment is never signed as an immediate transfer), a token other than
+ * the network's USDC, more than `maxUsdc`, another payee, or a validity over an hour.
+ */
+export function checkChallenge(
+  challenge: PaymentRequired,
+  mode: PaymentMode,
+  expected: PaymentExpectations,
+): void {
+  const ceiling = usdcToAtomic(expected.maxUsdc);
+  if (challenge.accepts.length === 0) throw new PaymentTermsError("the challenge offers nothing");
+  for (const offer of challenge.accepts) {
+    const asset = expected.asset ?? USDC_BY_NETWORK[offer.network];
+    const problem =
+      offer.scheme !== SCHEME_OF[mode]
+        ? `scheme ${offer.scheme}, not ${SCHEME_OF[mode]} (mode ${mode})`
+        : !asset || offer.asset.toLowerCase() !== asset.toLowerCase()
+          ? `token ${offer.asset} on ${offer.network}, not its USDC`
+          : BigInt(offer.amount) > ceiling
+            ? `${atomicToUsdc(BigInt(offer.amount))} USDC, over your ${expected.maxUsdc}`
+            : expected.payTo && offer.payTo.toLowerCase() !== expected.payTo.toLowerCase()
+              ? `payee ${offer.payTo}, not ${expected.payTo}`
+              : offer.maxTimeoutSeconds > MAX_VALIDITY_SECONDS
+                ? `an authorization valid ${offer.maxTimeoutSeconds} s`
+                : undefined;
+    if (problem) throw new PaymentTermsError(`the challenge asks for ${problem}`);
+  }
+}
+
+const RETRIED = (status: number, code: string | undefined) =>
+  (status === 409 && code === "settlement_pending") || status === 503;
+
 /**
  * Pays proposal `proposalId` of job `jobId` and returns the settlement (accept with its
- * txHash). Reads the challenge, refuses it when it asks more than `maxUsdc`, signs exactly
- * its terms, and on `409 settlement_pending` waits and sends the same signature again, as
- * docs/payments.md says a client should. Errors: PaymentTermsError before signing,
- * MarketplaceError (with its `code`) for the server's refusals.
+ * txHash). Reads the challenge, refuses it unless it asks exactly for what `options` allow
+ * (checkChallenge), signs it once, and on `409 settlement_pending` or a 503 waits (its
+ * Retry-After) and sends the same signature again, as docs/payments.md says a client should.
+ * Errors: PaymentTermsError before signing, MarketplaceError (with its `code`) for the
+ * server's refusals. `client` must not carry a paying fetch (it would pay the challenge).
  */
 export async function payProposal(
   client: MarketplaceClient,
-  account: LocalAccount,
+  signer: ClientEvmSigner,
   ids: ProposalIds,
-  options: {
+  options: PaymentExpectations & {
     /** `escrow`: a protected payment, held until the job is completed (docs/payments.md). */
     mode?: PaymentMode;
-    /** The most you agree to pay, in USDC (e.g. the bid you chose); the challenge must not ask more. */
-    maxUsdc?: number;
     pendingRetries?: number;
     retryDelayMs?: number;
-  } = {},
+  },
 ) {
   const mode = options.mode ?? "now";
   const challenge = await readChallenge(client, ids, mode);
-  if (options.maxUsdc !== undefined) {
-    const ceiling = usdcToAtomic(options.maxUsdc);
-    const over = challenge.accepts.find((r) => BigInt(r.amount) > ceiling);
-    if (over) {
-      throw new PaymentTermsError(
-        `the challenge asks ${atomicToUsdc(BigInt(over.amount))} USDC, over your ${options.maxUsdc}`,
-      );
-    }
-  }
-  const payer = new x402HTTPClient(payerFor(account, challenge.accepts));
+  checkChallenge(challenge, mode, options);
+  const payer = new x402HTTPClient(payerFor(signer, challenge.accepts, mode));
   const headers = payer.encodePaymentSignatureHeader(await payer.createPaymentPayload(challenge));
   const params = {
     path: { id: ids.jobId },
@@ -127,23 +174,29 @@ export async function payProposal(
   };
   const send = () => client.POST("/api/jobs/{id}/settle", { params, headers });
   let result = await send();
-  for (let attempt = 0; attempt < (options.pendingRetries ?? 60); attempt++) {
-    if (!(result.response.status === 409 && result.error?.code === "settlement_pending")) break;
-    await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 1_000));
+  for (let attempt = 0; attempt < (options.pendingRetries ?? 120); attempt++) {
+    if (!RETRIED(result.response.status, result.error?.code)) break;
+    const retryAfter = errorOf(result).retryAfterSeconds;
+    const delay = retryAfter ? retryAfter * 1000 : (options.retryDelayMs ?? 1_000);
+    await new Promise((resolve) => setTimeout(resolve, delay));
     result = await send();
   }
   if (!result.data) throw errorOf(result);
   return result.data.data;
 }
 
-/** An x402 client that signs for `account` only what `requirements` name (spendControlsFor). */
-export function payerFor(account: LocalAccount, requirements: readonly PaymentRequirements[]) {
+/** An x402 client that signs for `signer` only what `requirements` name, in `mode`'s scheme. */
+export function payerFor(
+  signer: ClientEvmSigner,
+  requirements: readonly PaymentRequirements[],
+  mode: PaymentMode,
+) {
   const networks = [...new Set(requirements.map((r) => r.network))];
   return x402Client.fromConfig({
-    schemes: networks.flatMap((network) => [
-      { network, client: new ExactEvmScheme(account) },
-      { network, client: new AuthCaptureEvmScheme(account) },
-    ]),
+    schemes: networks.map((network) => ({
+      network,
+      client: mode === "escrow" ? new AuthCaptureEvmScheme(signer) : new ExactEvmScheme(signer),
+    })),
     spendControls: spendControlsFor(requirements),
   });
 }
@@ -164,7 +217,7 @@ export interface PaymentLimits {
  * standing ceiling. payProposal is the narrower way to pay one bid.
  */
 export function x402PayingFetch(
-  account: LocalAccount,
+  account: ClientEvmSigner,
   limits: PaymentLimits,
   baseFetch: typeof fetch = fetch,
 ): typeof fetch {

@@ -9,6 +9,7 @@ import type { MarketplaceClient } from "./core";
 import { unwrap } from "./errors";
 
 const COOKIE = "marketplace_session";
+const jars = new WeakSet<MarketplaceClient>();
 
 /** Middleware that stores the session cookie the server sets and sends it back. */
 export function sessionCookie(): Middleware & { value(): string | undefined } {
@@ -20,8 +21,9 @@ export function sessionCookie(): Middleware & { value(): string | undefined } {
       return request;
     },
     onResponse({ response }) {
-      const set = response.headers.get("set-cookie");
-      if (set?.startsWith(`${COOKIE}=`)) {
+      // One Set-Cookie header each (a joined `get` would hide ours behind another cookie).
+      const set = response.headers.getSetCookie().find((line) => line.startsWith(`${COOKIE}=`));
+      if (set) {
         const pair = set.split(";")[0]!;
         cookie = pair === `${COOKIE}=` ? undefined : pair;
       }
@@ -48,8 +50,13 @@ export async function signIn(
   signer: Hex | SiweSigner,
   options: { baseUrl: string; chainId?: number; statement?: string },
 ): Promise<{ address: Address }> {
+  if (!signer) throw new TypeError("signIn needs a private key (0x…) or an account");
   const account = typeof signer === "string" ? privateKeyToAccount(signer) : signer;
-  client.use(sessionCookie());
+  // One cookie jar per client, installed once whatever the number of sign-ins.
+  if (!jars.has(client)) {
+    jars.add(client);
+    client.use(sessionCookie());
+  }
   const nonce = await unwrap(client.GET("/api/auth/nonce"));
   const url = new URL(options.baseUrl);
   const message = createSiweMessage({
