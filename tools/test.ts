@@ -80,11 +80,23 @@ async function main() {
 
 function readVitest(file: string): Counts | undefined {
   if (!fs.existsSync(file)) return undefined;
-  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  const report = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    testResults: { status: string; assertionResults: { status: string }[] }[];
+  };
+  // A file that failed outside any test (its beforeAll, its import) fails no test of its own:
+  // its tests count as skipped. It counts here as one failure, so the summary never says 0.
+  const brokenFiles = report.testResults.filter(
+    (result) =>
+      result.status === "failed" && !result.assertionResults.some((a) => a.status === "failed"),
+  ).length;
   // Vitest retries nothing (`retry: 0` in vitest.config.mts): each result is a first try.
   return {
     passed: report.numPassedTests,
-    failed: report.numFailedTests,
+    failed: report.numFailedTests + brokenFiles,
     skipped: report.numPendingTests + report.numTodoTests,
     flaky: 0,
   };
