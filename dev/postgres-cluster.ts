@@ -76,7 +76,8 @@ function run(
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: ["ignore", "pipe", "pipe"],
-      ...(user ?? {}),
+      uid: user?.uid,
+      gid: user?.gid,
       // The server's own environment: no PG* variables of ours leak in.
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" },
     });
