@@ -68,6 +68,13 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return { uid, gid };
 }
 
+/** Ours, without PG* variables (a PGPORT of ours must not move the private server). */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LANG: "C.UTF-8" };
+  for (const name of Object.keys(env)) if (name.startsWith("PG")) delete env[name];
+  return env;
+}
+
 function run(
   command: string,
   args: string[],
@@ -78,8 +85,7 @@ function run(
       stdio: ["ignore", "pipe", "pipe"],
       uid: user?.uid,
       gid: user?.gid,
-      // The server's own environment: no PG* variables of ours leak in.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" },
+      env: serverEnvironment(),
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
