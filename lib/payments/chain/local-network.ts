@@ -3,6 +3,7 @@
 // (never imported here); dev/local-chain.test.ts checks that its deployment lands where these
 // constants say.
 import { type Address, type Chain, defineChain } from "viem";
+import { USDC_BY_NETWORK } from "@/lib/shared/money";
 import { COMMERCE_PAYMENTS_V1_1 } from "./escrow-deployments";
 
 export const LOCAL_CHAIN_ID = 31337;
@@ -10,7 +11,7 @@ export const LOCAL_NETWORK = "eip155:31337" as const;
 export const DEFAULT_LOCAL_RPC_URL = "http://127.0.0.1:8545";
 
 /** TestUSDC on the local chain: the deployer's (account 0) first contract. */
-export const LOCAL_TOKEN_ADDRESS: Address = "0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab";
+export const LOCAL_TOKEN_ADDRESS: Address = USDC_BY_NETWORK[LOCAL_NETWORK];
 /** TestUSDC's EIP-712 domain: deliberately not Circle's "USD Coin". */
 export const LOCAL_TOKEN_EIP712_DOMAIN = { name: "USD Coin Local", version: "2" } as const;
 

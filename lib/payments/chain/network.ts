@@ -5,7 +5,7 @@ import "server-only";
 import { getAddress, type Address, type Chain, type Hex } from "viem";
 import { base } from "viem/chains";
 import { ConfigError, getConfig, type Env } from "@/lib/platform/config";
-import { usdcToAtomic, USDC_DECIMALS } from "@/lib/shared/money";
+import { usdcToAtomic, USDC_BY_NETWORK, USDC_DECIMALS } from "@/lib/shared/money";
 import { privateKeyToAccount } from "viem/accounts";
 import {
   DEFAULT_LOCAL_RPC_URL,
@@ -19,7 +19,7 @@ import { BASE_PUBLIC_RPC_URL } from "./browser-rpc";
 
 export const BASE_NETWORK = "eip155:8453" as const;
 /** Circle's USDC on Base mainnet. */
-export const BASE_USDC_ADDRESS: Address = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+export const BASE_USDC_ADDRESS: Address = USDC_BY_NETWORK[BASE_NETWORK];
 export const BASE_USDC_EIP712_DOMAIN = { name: "USD Coin", version: "2" } as const;
 /** Used for reads when BASE_RPC_URL is not set (rate-limited public endpoint). */
 /** Coinbase's hosted facilitator (what @coinbase/x402's createFacilitatorConfig points to). */

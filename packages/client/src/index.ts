@@ -14,7 +14,6 @@ export {
   PaymentTermsError,
   readChallenge,
   spendControlsFor,
-  USDC_BY_NETWORK,
   x402PayingFetch,
   type PaymentExpectations,
   type PaymentLimits,

@@ -5,6 +5,16 @@
  */
 export const USDC_DECIMALS = 6;
 export const ATOMIC_PER_USDC = 1_000_000n;
+/**
+ * The USDC each network pays in: Circle's on Base and Base Sepolia, the local chain's test
+ * token (the deployer's first contract). The server's network table reads it from here.
+ */
+export const USDC_BY_NETWORK = {
+  "eip155:8453": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  "eip155:84532": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  "eip155:31337": "0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab",
+} as const satisfies Readonly<Record<string, `0x${string}`>>;
+
 /** Largest amount the API accepts (contract: at most 1,000,000,000 USDC). */
 export const MAX_USDC = 1_000_000_000;
 

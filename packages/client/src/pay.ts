@@ -10,7 +10,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import type { ClientEvmSigner } from "@x402/evm";
 import type { MarketplaceClient } from "./core";
 import { errorOf } from "./errors";
-import { atomicToUsdc, usdcToAtomic } from "./money";
+import { USDC_BY_NETWORK, atomicToUsdc, usdcToAtomic } from "./money";
 
 export type PaymentMode = "now" | "escrow";
 
@@ -88,13 +88,6 @@ function escrowTermsOf(extra: Record<string, unknown> | undefined) {
   };
 }
 
-/** The USDC each network pays in (Base, Base Sepolia, the local chain's test token). */
-export const USDC_BY_NETWORK: Readonly<Record<string, string>> = {
-  "eip155:8453": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-  "eip155:84532": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  "eip155:31337": "0xe78A0F7E598Cc8b0Bb87894B0F60dD2a88d6a8Ab",
-};
-
 /** The x402 scheme of each way to pay: `exact` moves the USDC at once, `auth-capture` holds it. */
 const SCHEME_OF: Record<PaymentMode, string> = { now: "exact", escrow: "auth-capture" };
 
@@ -124,7 +117,7 @@ export function checkChallenge(
   const ceiling = usdcToAtomic(expected.maxUsdc);
   if (challenge.accepts.length === 0) throw new PaymentTermsError("the challenge offers nothing");
   for (const offer of challenge.accepts) {
-    const asset = expected.asset ?? USDC_BY_NETWORK[offer.network];
+    const asset = expected.asset ?? USDC_BY_NETWORK[offer.network as keyof typeof USDC_BY_NETWORK];
     const problem =
       offer.scheme !== SCHEME_OF[mode]
         ? `scheme ${offer.scheme}, not ${SCHEME_OF[mode]} (mode ${mode})`
