@@ -5,6 +5,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { timePool } from "@/lib/platform/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
+import { registerRowReader, statementName } from "./row-reader";
 import type { DbTarget } from "./target";
 
 export type Db = PrismaClient;
@@ -19,28 +20,37 @@ export interface OpenDatabase {
 /**
  * Opens a Prisma client on the target. Each call is a new client: callers own it.
  * `timeQueries` (the benchmark's server) times every PostgreSQL round-trip (lib/server-timing.ts).
+ * `preparedStatements` (default on) names each PostgreSQL statement so that it is planned once
+ * per connection; a pooler in transaction mode (PgBouncer) needs it off.
  */
 export async function openDatabase(
   target: DbTarget,
-  options: { timeQueries?: boolean } = {},
+  options: { timeQueries?: boolean; preparedStatements?: boolean } = {},
 ): Promise<OpenDatabase> {
   if (target.kind === "postgres") {
-    const config = { connectionString: target.connectionString, max: 10 };
-    const schema = target.schema ? { schema: target.schema } : undefined;
-    if (options.timeQueries) {
-      const pool = new pg.Pool(config);
-      timePool(pool);
-      const db = new PrismaClient({ adapter: new PrismaPg(pool, schema) });
-      return {
-        db,
-        async close() {
-          await db.$disconnect();
-          await pool.end();
-        },
-      };
-    }
-    const db = new PrismaClient({ adapter: new PrismaPg(config, schema) });
-    return { db, close: () => db.$disconnect() };
+    const pool = new pg.Pool({ connectionString: target.connectionString, max: 10 });
+    if (options.timeQueries) timePool(pool);
+    const prepared = options.preparedStatements ?? true;
+    const db = new PrismaClient({
+      adapter: new PrismaPg(pool, {
+        ...(target.schema ? { schema: target.schema } : {}),
+        // Every statement prepared once per connection, by its text's hash: PostgreSQL plans
+        // it once instead of on every call. Off behind a pooler in transaction mode.
+        ...(prepared ? { statementNameGenerator: (query) => statementName(query.sql) } : {}),
+      }),
+    });
+    registerRowReader(db, async (statement) => {
+      const { text, values } = statement;
+      const name = prepared ? statementName(text) : undefined;
+      return (await pool.query({ name, text, values })).rows;
+    });
+    return {
+      db,
+      async close() {
+        await db.$disconnect();
+        await pool.end();
+      },
+    };
   }
   const release = target.dataDir ? acquirePgliteDirLock(target.dataDir) : () => {};
   try {

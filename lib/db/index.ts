@@ -28,7 +28,10 @@ export function getDb(): Promise<Db> {
 async function openServerDatabase(): Promise<OpenDatabase> {
   const config = getConfig();
   const target = resolveDbTarget(config);
-  const open = await openDatabase(target, { timeQueries: config.BENCHMARK_MODE === "true" });
+  const open = await openDatabase(target, {
+    timeQueries: config.BENCHMARK_MODE === "true",
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS === "true",
+  });
   if (target.kind === "pglite") {
     informedBySelf(open.db);
     return open;

@@ -6,6 +6,7 @@
 // query itself on an uncached read. Only the EIP-55 checksum stays in Node (PostgreSQL has no
 // keccak-256): one pass over the page's text, answers remembered per address.
 import type { Db } from "@/lib/db";
+import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { checksumAddress } from "./serialize";
 
@@ -39,8 +40,8 @@ export interface JobJsonRow {
   id: string;
   /** createdAt as toISOString writes it. */
   createdAt: string;
-  /** The sort key's value (ranked and budget pages only). */
-  sortValue?: bigint | number;
+  /** The sort key's value (ranked and budget pages only): use it through String(). */
+  sortValue?: bigint | number | string;
 }
 
 const ROW_COLUMNS = Prisma.sql`${JOB_VIEW_JSON} AS "json"`;
@@ -60,7 +61,7 @@ export function checksumPosterAddresses(json: string): string {
   });
 }
 
-const jsonRows = (db: Db, statement: Prisma.Sql) => db.$queryRaw<JobJsonRow[]>(statement);
+const jsonRows = (db: Db, statement: Prisma.Sql) => readRows<JobJsonRow>(db, statement);
 
 /**
  * Jobs matching `conditions` (SQL over the jobs table's columns) newest first, at most
@@ -101,7 +102,9 @@ export function sortedJobJsonSql(idPage: Prisma.Sql, desc: boolean): Prisma.Sql 
 
 /** One job's view as JSON text (checksummed), or undefined when no job has `id`. */
 export async function selectJobJson(db: Db, id: string): Promise<string | undefined> {
-  const [row] = await db.$queryRaw<{ json: string }[]>`
-    SELECT ${ROW_COLUMNS} FROM "jobs" j WHERE j."id" = ${id}`;
+  const [row] = await readRows<{ json: string }>(
+    db,
+    Prisma.sql`SELECT ${ROW_COLUMNS} FROM "jobs" j WHERE j."id" = ${id}`,
+  );
   return row && checksumPosterAddresses(row.json);
 }

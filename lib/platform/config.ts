@@ -87,6 +87,8 @@ const envSchema = z.object({
       .optional(),
   ),
   PGLITE_DATA_DIR: optionalString,
+  // Named prepared statements on PostgreSQL; off behind a pooler in transaction mode.
+  DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["true", "false"]).default("true")),
   SESSION_SECRET: optionalString.pipe(
     z.string().min(32, "must be at least 32 characters").optional(),
   ),
