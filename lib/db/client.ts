@@ -29,6 +29,11 @@ export async function openDatabase(
 ): Promise<OpenDatabase> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.connectionString, max: 10 });
+    // An idle connection the server closed (a restart, a partition) is dropped by the pool,
+    // which opens another on the next query; without a listener its error would end the process.
+    pool.on("error", (error) =>
+      console.warn(`PostgreSQL: an idle connection closed: ${error.message}`),
+    );
     if (options.timeQueries) timePool(pool);
     const prepared = options.preparedStatements ?? true;
     const db = new PrismaClient({
