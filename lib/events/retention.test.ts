@@ -33,7 +33,8 @@ async function seedEvents(db: Db, from: number, to: number, age: number) {
   await db.$executeRaw`
     INSERT INTO "events" ("id", "type", "jobId", "category", "actors", "data", "createdAt")
     SELECT g, 'job.created', 'job_' || g, 'research'::"Category", ARRAY[]::text[],
-      jsonb_build_object('jobId', 'job_' || g),
+      jsonb_build_object('jobId', 'job_' || g, 'jobStatus', 'open', 'category', 'research',
+        'posterAddress', ${OWNER}::text),
       timezone('utc', now()) - make_interval(days => ${age}::int)
     FROM generate_series(${from}::bigint, ${to}::bigint) AS g`;
 }

@@ -165,13 +165,21 @@ export async function pruneEvents(
   }, WRITE_TRANSACTION);
 }
 
-/** Every server prunes on its own timer (RETENTION_INTERVAL_SECONDS; 0: never). */
+/** The first pass after a start comes within about a minute (before the first interval). */
+const FIRST_PASS_MS = 60_000;
+
+/**
+ * Every server prunes on its own timer (RETENTION_INTERVAL_SECONDS; 0: never). The first pass
+ * comes one to two minutes after the start (jittered, so that servers started together do not
+ * all run it at once), not one interval later: servers redeployed more often than the interval
+ * still prune.
+ */
 export function startRetentionWorker(): void {
   const state = globalThis as typeof globalThis & { __retentionWorker?: NodeJS.Timeout };
   const seconds = getConfig().RETENTION_INTERVAL_SECONDS;
   if (state.__retentionWorker || seconds === 0) return;
   let running = false;
-  state.__retentionWorker = setInterval(async () => {
+  const pass = async () => {
     if (running) return;
     running = true;
     try {
@@ -183,7 +191,13 @@ export function startRetentionWorker(): void {
     } finally {
       running = false;
     }
-  }, seconds * 1000);
+  };
+  const firstMs = Math.min(seconds * 1000, FIRST_PASS_MS * (1 + Math.random()));
+  state.__retentionWorker = setTimeout(() => {
+    void pass();
+    state.__retentionWorker = setInterval(() => void pass(), seconds * 1000);
+    state.__retentionWorker.unref();
+  }, firstMs);
   state.__retentionWorker.unref();
 }
 
