@@ -9,7 +9,8 @@
 //   - headers and body must arrive within REQUEST_TIMEOUT_SECONDS, else 408 and close;
 //   - an /api path that is not valid percent-encoding → JSON 400 (Next would answer a
 //     plain-text 500);
-//   - a process whose heap nears its limit answers 503 + Retry-After (server/heap-guard.ts);
+//   - a process whose heap nears its limit answers 503 + Retry-After (server/heap-guard.ts),
+//     but to the liveness probe;
 //   - pages get a nonce-based Content-Security-Policy, and production over https HSTS
 //     (server/security-headers.ts).
 import http from "node:http";
@@ -38,6 +39,9 @@ export interface AppServer {
   /** Stops listening and lets requests in flight finish for up to `drainMs` (default: none). */
   close(drainMs?: number): Promise<void>;
 }
+
+/** The liveness probe (lib/api/operations/health.ts): never shed. */
+const LIVENESS_PATH = "/api/health";
 
 /** How often a draining server closes the connections that went idle (answered their request). */
 const DRAIN_POLL_MS = 50;
@@ -87,12 +91,14 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     );
     const withBody = hasBody(req);
     if (withBody) lingerOnClose(req.socket);
-    if (heap.overloaded) {
+    const pathname = requestPath(req.url);
+    // Liveness is answered even while shedding: the process is alive and recovers by itself
+    // (a restart would lose its requests in flight); readiness, like the rest, is refused.
+    if (heap.overloaded && pathname !== LIVENESS_PATH) {
       return refuse(req, res, 503, "the server is busy; retry shortly", "server_busy", {
         "Retry-After": "5",
       });
     }
-    const pathname = requestPath(req.url);
     for (const [name, value] of Object.entries(security.always)) res.setHeader(name, value);
     // Next.js takes its scripts' nonce from the request's CSP header: only this server sets it.
     delete req.headers["content-security-policy"];

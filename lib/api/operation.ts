@@ -101,6 +101,12 @@ export interface OperationSpec<P extends Schema, Q extends Schema, B extends Sch
   largeBody?: boolean;
   /** Which rate limit counts it (default: reads `read`, writes `write`). */
   rate?: RateClass | "none";
+  /**
+   * `false`: the request pipeline opens no database for it (`ctx.db` is unset), so that it
+   * answers while the database is down: the health probes (with `rate: "none"`, which counts
+   * nothing in a store either).
+   */
+  database?: false;
   /** The success: its status (200) and what its `{ data, meta? }` holds. */
   success: {
     status?: 200 | 201;

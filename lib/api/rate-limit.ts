@@ -107,6 +107,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count: Number(count), resetAt: Date.now() + Number(ttl) };
   }
 
+  /** One PING on the kept client (the readiness check, lib/api/probes.ts). */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
   async close(): Promise<void> {
     await this.client.quit();
   }

@@ -49,9 +49,9 @@ export interface RouteOptions {
   scope?: TokenScope | readonly TokenScope[];
   /**
    * Which rate-limit bucket the request counts against. Reads (GET) count as `read` unless
-   * they name another; a write names its own.
+   * they name another (or `none`: the health probes); a write names its own.
    */
-  rateLimit?: RateLimitBucket;
+  rateLimit?: RateLimitBucket | "none";
   /** The most the body may hold (default: the JSON limit, 1 MiB). */
   bodyLimit?: number;
 }
@@ -78,7 +78,10 @@ export function route<P = Record<string, never>>(
           )
         : undefined;
       const wallet = caller?.wallet;
-      const bucket = options.rateLimit ?? (isWrite ? undefined : "read");
+      const bucket =
+        options.rateLimit === "none"
+          ? undefined
+          : (options.rateLimit ?? (isWrite ? undefined : "read"));
       if (bucket) await enforceRateLimit(req, bucket, wallet);
 
       const limit = options.bodyLimit ?? JSON_BODY_LIMIT;

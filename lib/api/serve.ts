@@ -54,12 +54,12 @@ function handlerOf(operation: Operation) {
   return route<Record<string, string>>(
     {
       ...routeOptions(operation.auth),
-      rateLimit: rateClassOf(operation),
+      rateLimit: rateClassOf(operation) ?? "none",
       bodyLimit: bodyLimitOf(operation),
     },
     async ({ req, params, caller, wallet, query, body }) => {
       const ctx = {
-        db: await getDb(),
+        db: operation.database === false ? (undefined as never) : await getDb(),
         caller,
         wallet,
         req,

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
 import { getConfig } from "@/lib/platform/config";
 import { slotPool } from "@/lib/platform/client-slots";
+import { DomainError } from "@/lib/platform/errors";
 import type { Event } from "@/lib/generated/prisma/client";
 import { type EventType, LATEST, type ListEventsQuery } from "@/lib/shared/schemas/events";
 import type { EventData, EventView } from "@/lib/shared/view-types";
@@ -11,6 +12,8 @@ import type { EventData, EventView } from "@/lib/shared/view-types";
  * served, or, when the page is not full, the feed's head at the time of the read (everything
  * up to it was looked at), so that filtered readers do not scan the same events again.
  * `after=latest` starts at the head: nothing from the past, the next event with `wait`.
+ * Events past their retention are deleted oldest first (lib/events/retention.ts): `after=0`
+ * starts at the oldest kept, and a cursor into the deleted range answers 410 cursor_expired.
  */
 
 export interface EventPage {
@@ -40,10 +43,38 @@ export async function listEvents(db: Db, query: ListEventsQuery): Promise<EventP
     orderBy: { id: "asc" },
     take: query.limit + 1,
   });
+  // After the rows: had pruning deleted some of them meanwhile, its mark is visible by now.
+  if (query.after > 0n) await assertNotPruned(db, query.after);
   const hasMore = rows.length > query.limit;
   const items = rows.slice(0, query.limit);
   const end = hasMore ? items.at(-1)!.id : head > query.after ? head : query.after;
   return { items: items.map(toEventView), nextCursor: end.toString(), hasMore };
+}
+
+/**
+ * 410: ERROR_STATUS (lib/platform/errors.ts) has no kind for "gone", so this one error says
+ * its status itself; its code is what clients branch on.
+ */
+class CursorExpired extends DomainError {
+  constructor(message: string) {
+    super("not_found", message, {}, "cursor_expired");
+  }
+
+  override get status(): number {
+    return 410;
+  }
+}
+
+/** Refuses a cursor below the pruned range's end: the events right after it are gone. */
+async function assertNotPruned(db: Db, after: bigint): Promise<void> {
+  const mark = await db.eventPruning.findUnique({ where: { id: 1 } });
+  const prunedThrough = mark?.prunedThrough ?? 0n;
+  if (after >= prunedThrough) return;
+  throw new CursorExpired(
+    `the events after ${after} were deleted (the feed keeps ${getConfig().EVENT_RETENTION_DAYS} ` +
+      `days of events): re-read what you follow, then continue with after=${prunedThrough} ` +
+      "(the oldest kept) or after=latest",
+  );
 }
 
 /** Who waits: the request's abort signal and the client (its address) the slot counts for. */

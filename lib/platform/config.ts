@@ -265,6 +265,11 @@ const envSchema = z.object({
   EVENTS_LONG_POLL_MAX_WAITERS: wholeNumber(100, 1, 100_000),
   // Of those, how many one client address may hold at once; beyond, 429 + Retry-After.
   EVENTS_LONG_POLL_PER_CLIENT: wholeNumber(5, 1, 100_000),
+  // Retention (lib/events/retention.ts): how often each server prunes old rows (0: never), and
+  // how long events and the finished part of the webhook delivery log are kept (0: for ever).
+  RETENTION_INTERVAL_SECONDS: wholeNumber(3_600, 0, 7 * 86_400, "must be a number of seconds"),
+  EVENT_RETENTION_DAYS: wholeNumber(30, 0, 36_500, "must be a whole number of days"),
+  WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(7, 0, 36_500, "must be a whole number of days"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -4,7 +4,23 @@
 // schema, and each operation its own), docs/api.md too; isomorphic, so programs may import it.
 
 type Status =
-  200 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 415 | 429 | 431 | 500 | 503;
+  | 200
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 406
+  | 408
+  | 409
+  | 410
+  | 413
+  | 415
+  | 429
+  | 431
+  | 500
+  | 503;
 
 interface CodeInfo {
   status: Status | readonly Status[];
@@ -144,6 +160,12 @@ export const ERROR_CODES = {
   },
   token_limit_reached: { status: 409, description: "20 live access tokens already." },
   webhook_limit_reached: { status: 409, description: "20 webhooks already." },
+  // 410: gone.
+  cursor_expired: {
+    status: 410,
+    description:
+      "The events after this feed cursor were deleted (past their retention): re-read what you follow, then continue from after=0 or after=latest.",
+  },
   // 413-431: size.
   payload_too_large: { status: 413, description: "The body is over the path's limit." },
   batch_too_large: { status: 400, description: "MCP: a JSON-RPC batch of more than 10 messages." },
@@ -162,6 +184,10 @@ export const ERROR_CODES = {
   internal_error: { status: 500, description: "Unexpected; logged, never detailed." },
   unavailable: { status: 503, description: "A dependency is down (Retry-After)." },
   server_busy: { status: 503, description: "At capacity or near its memory limit." },
+  not_ready: {
+    status: 503,
+    description: "Readiness: a dependency (database, chain, facilitator, Redis) is down.",
+  },
   facilitator_unavailable: { status: 503, description: "The x402 facilitator is not answering." },
   chain_unavailable: { status: 503, description: "The chain's RPC is not answering." },
   protected_payments_unavailable: {

@@ -23,6 +23,9 @@ import type {
   myProposalViewSchema,
   myEarningsViewSchema,
   myTransactionViewSchema,
+  healthViewSchema,
+  readinessCheckViewSchema,
+  readinessViewSchema,
 } from "./schemas/views";
 
 /**
@@ -69,6 +72,12 @@ export type MyProposalView = z.output<typeof myProposalViewSchema>;
 /** My earnings and spend with one page of transactions (GET /api/v1/me/earnings). */
 export type MyEarningsView = z.output<typeof myEarningsViewSchema>;
 export type MyTransactionView = z.output<typeof myTransactionViewSchema>;
+/** GET /api/health: the process answers. */
+export type HealthView = z.output<typeof healthViewSchema>;
+/** One dependency GET /api/ready checked. */
+export type ReadinessCheckView = z.output<typeof readinessCheckViewSchema>;
+/** GET /api/ready: every check, and whether all passed. */
+export type ReadinessView = z.output<typeof readinessViewSchema>;
 
 /** What the browser needs to know about payments (lib/payments/public-config.ts builds it). */
 export interface PublicPaymentConfig {

@@ -584,6 +584,16 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
     expect(await db.webhookDispatchCursor.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
       cursor: 0n,
     });
+    // One row, from the migration: nothing pruned yet.
+    expect(await db.eventPruning.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
+      prunedThrough: 0n,
+    });
+    const pruning = await db.eventPruning.update({
+      where: { id: 1 },
+      data: { prunedThrough: 41n, updatedAt: later },
+    });
+    expect(await db.eventPruning.findUniqueOrThrow({ where: { id: 1 } })).toEqual(pruning);
+    expect(pruning).toEqual({ id: 1, prunedThrough: 41n, updatedAt: later });
     const message = await db.message.create({
       data: {
         jobId: rows.job.id,
@@ -663,6 +673,10 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
 
   it("enforces the constraints the schema cannot express", async () => {
     const { db } = database!;
+    // Event pruning's mark is one row (id = 1).
+    await expect(db.eventPruning.create({ data: { id: 2 } })).rejects.toThrow(
+      /event_pruning_one_row/,
+    );
     // One review per job and wallet.
     await expect(
       db.review.create({

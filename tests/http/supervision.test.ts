@@ -89,7 +89,7 @@ describe("load shedding near the heap limit", () => {
       { ready: (status) => status === 503 },
     );
     try {
-      for (const path of ["/api/v1/jobs", "/", "/api/mcp"]) {
+      for (const path of ["/api/v1/jobs", "/", "/api/mcp", "/api/ready"]) {
         const response = await fetch(`${server.url}${path}`);
         expect(response.status, path).toBe(503);
         expect(response.headers.get("retry-after")).toBe("5");
@@ -98,6 +98,10 @@ describe("load shedding near the heap limit", () => {
           code: "server_busy",
         });
       }
+      // Liveness is still answered: the process is alive, and recovers without a restart.
+      const health = await fetch(`${server.url}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ data: { status: "ok" } });
       expect(server.logs()).toMatch(
         /Heap at \d+% of its limit \(\d+ MiB of \d+ MiB\): answering 503/,
       );

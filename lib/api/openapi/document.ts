@@ -1,6 +1,6 @@
-// The OpenAPI 3.1 document of /api/v1, /api/auth/* and the x402 settle resource, derived by
-// zod-openapi from the operation contracts (lib/api/operations): the very zod schemas the
-// routes parse with (lib/shared/schemas) and answer with (lib/shared/schemas/views.ts), each
+// The OpenAPI 3.1 document of /api/v1, /api/auth/*, the x402 settle resource and the health
+// probes, derived by zod-openapi from the operation contracts (lib/api/operations): the very
+// zod schemas the routes parse with (lib/shared/schemas) and answer with (lib/shared/schemas/views.ts), each
 // operation's operationId, security, body limit and error codes. Served at
 // GET /api/v1/openapi.json and rendered at /docs/api; linted by Redocly CLI in CI.
 import { z } from "zod";
@@ -35,6 +35,10 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: "Notifications", description: "What the other side did, for each wallet." },
   { name: "Meta", description: "This document, and the MCP server for programs." },
+  {
+    name: "Health",
+    description: "Liveness and readiness, for load balancers (outside /api/v1).",
+  },
 ];
 
 const revalidateHeaders = z.object({

@@ -16,6 +16,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   406: "The client does not accept application/json.",
   408: "The request did not arrive in time.",
   409: "The resource is not in a state that allows this.",
+  410: "What this request points to was deleted (past its retention).",
   413: "The request body is larger than this path accepts (refused before reading).",
   415: "A cookie-authenticated write whose body is not JSON.",
   429: "Too many requests from this client or wallet; see Retry-After.",

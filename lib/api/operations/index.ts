@@ -3,6 +3,7 @@ import type { Operation } from "../operation";
 import * as agents from "./agents";
 import * as auth from "./auth";
 import * as conversations from "./conversations";
+import * as health from "./health";
 import * as jobs from "./jobs";
 import * as me from "./me";
 import * as meta from "./meta";
@@ -19,7 +20,7 @@ const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
  * route's operation (./meta.ts) reaches back here through the MCP tools and the document.
  */
 export function allOperations(): readonly Operation[] {
-  return (all ??= [auth, jobs, proposals, agents, me, programs, conversations, meta]
+  return (all ??= [auth, jobs, proposals, agents, me, programs, conversations, meta, health]
     .flatMap((area) =>
       Object.values(area).filter(
         (value): value is Operation =>

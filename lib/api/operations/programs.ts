@@ -90,7 +90,7 @@ export const listEventsOperation = defineOperation({
       hasMore: z.boolean(),
     }),
   },
-  errors: ["too_many_long_polls"],
+  errors: ["too_many_long_polls", "cursor_expired"],
   mcp: {
     name: "list_events",
     title: "The event feed",

@@ -7,3 +7,4 @@ export * from "./views/me";
 export * from "./views/programs";
 export * from "./views/conversations";
 export * from "./views/envelope";
+export * from "./views/health";

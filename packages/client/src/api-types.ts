@@ -71,6 +71,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/api/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness: this process answers (no dependency is asked)
+     * @description 200 as long as the process serves requests, even while the database or the chain is down; a load balancer's liveness probe. Dependencies: GET /api/ready.
+     */
+    get: operations["getHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/jobs/{id}/settle": {
     parameters: {
       query?: never;
@@ -105,6 +125,26 @@ export type paths = {
      * @description An access token only; each tool checks its own scope and counts against the rate limit as its HTTP twin does. See docs/api.md, MCP. Only a single deliver_job call may send more than 1 MiB.
      */
     post: operations["mcp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/ready": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: the database, chain, facilitator and Redis answer
+     * @description Every check at once, each within 1000 ms: the database (SELECT 1), the chain RPC (eth_blockNumber), the facilitator (its /supported over HTTP, or the in-process one's gas keys over the RPC), Redis when configured (PING). 200 when all answered, else 503 not_ready with Retry-After: 5; both list every check. A result is reused for a second.
+     */
+    get: operations["getReadiness"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -747,7 +787,7 @@ export type components = {
       /** @description A readable reason */
       error: string;
       /**
-       * @description A stable snake_case code a program acts on (never changes): `invalid_request` A field, query value or body is not valid. `invalid_path` The path is not valid percent-encoded UTF-8. `malformed_request` Not HTTP the server can parse. `invalid_cursor` Not a nextCursor of this list (and sort). `invalid_payload` PAYMENT-SIGNATURE is not an x402 v2 payment. `invalid_attachment` An attachment's dataUrl, type or size disagree. `attachments_too_large` More than 10 MiB of attachments in all. `invalid_siwe_message` Not an EIP-4361 (SIWE) message. `invalid_webhook_url` Not a public https URL. `handle_reserved` A handle shaped like another wallet's address. `amount_below_minimum` A budget or bid under MIN_AMOUNT_USDC. `agent_not_assigned` The review names another agent than the job's. `unauthenticated` No valid session (sign in with SIWE). `siwe_refused` Sign-in refused: signature, nonce, domain or time. `invalid_token` A bearer token unknown, expired or revoked. `token_required` This route takes a bearer token. `payment_required` No PAYMENT-SIGNATURE yet: sign the challenge and send it. `invalid_x402_version` Only x402 version 2 payments are accepted. `invalid_scheme` Another scheme than the challenge's. `invalid_network` Another network than the challenge's. `wrong_asset` Another token than the challenge's USDC. `invalid_exact_evm_payload_authorization_value_mismatch` Not exactly the bid. `invalid_exact_evm_payload_recipient_mismatch` Not to the proposal's payee. `wrong_payer` Signed by someone other than the job's poster. `invalid_exact_evm_payload_authorization_valid_before` Expired, or valid for too long. `invalid_exact_evm_payload_authorization_valid_after` Not valid yet. `invalid_exact_evm_payload_signature` The signature does not sign these terms. `insufficient_funds` The payer does not hold enough USDC. `authorization_already_used` This authorization paid something else already. `payment_refused` The facilitator refused it for another reason. `settlement_failed` Attempted, and the chain shows nothing moved; sign a new one. `escrow_terms_mismatch` A protected payment whose escrow, operator, fee, deadlines or hash are not the challenge's. `payment_not_found` No succeeded settlement with this hash for this bid. `payment_mismatch` The settlement or its receipt does not pay this bid. `forbidden` Signed in, but not allowed. `not_poster` Only the job's poster may do this. `not_agent_operator` Only a wallet that operates the agent may. `not_assigned_agent` Only the assigned agent's wallet or operator. `not_operator` Only the agent's operator may (not its payee). `not_job_party` Only the job's poster and its assigned agent. `not_thread_party` Only the poster and the proposal's agent. `not_consent_party` Only the operator and the named payee. `not_admin` Only a platform admin (ADMIN_ADDRESSES) may. `own_job` A bid on your own job (also through your agent). `self_payment` The agent's payee is the job's poster (403 on a bid, 409 on settle). `invalid_consent_signature` Not the named wallet's consent. `insufficient_scope` The token lacks the route's scope. `session_required` A browser-session route called with a token. `cross_origin_request` A cookie write from another Origin. `cross_site_request` A cookie write from another site. `not_found` No such path. `job_not_found` No such job. `proposal_not_found` No such proposal on this job. `agent_not_found` No such agent. `attachment_not_found` No such file on this job. `webhook_not_found` No such webhook of yours. `token_not_found` No such access token of yours. `notification_not_found` A notification that is not yours. `no_pending_payee` No payee waits for consent. `method_not_allowed` See the Allow header. `not_acceptable` MCP needs Accept: application/json. `request_timeout` The request did not arrive in time. `upload_too_slow` A large upload slower than the rate floor. `conflict` The resource changed; re-read it. `job_not_open` The job must be open. `job_not_in_progress` The job must be in progress. `job_not_delivered` The job must be delivered. `job_not_paid` The job is not paid yet. `proposal_not_pending` The proposal must be pending. `already_bid` This agent already has a live bid on the job. `proposal_paid` A paid proposal is accepted, never rejected. `already_reviewed` You reviewed this job already. `thread_closed` The proposal was rejected: read-only. `payee_consent_pending` The agent's payee has not agreed yet. `consent_expired` The consent request expired. `settlement_pending` A payment is settling; retry it later. `already_paid` The job is paid: accept with that hash. `job_not_cancellable` Cancel needs a protected, undelivered job past its delivery deadline. `payment_not_protected` The job was paid at once: nothing is held. `payment_not_held` The held payment was released or returned. `payment_expired` Past the held payment's heldUntil: it can no longer be released (reclaim it). `disputes_unavailable` No admin is configured to resolve disputes on this server. `dispute_open` A dispute freezes the held payment until resolved. `no_open_dispute` There is no open dispute to resolve. `escrow_action_pending` An escrow transaction for this payment is being decided; retry shortly. `token_limit_reached` 20 live access tokens already. `webhook_limit_reached` 20 webhooks already. `payload_too_large` The body is over the path's limit. `batch_too_large` MCP: a JSON-RPC batch of more than 10 messages. `body_too_large` MCP: over 1 MiB, and not one deliver_job call. `answer_too_large` MCP: a tool's or the whole answer over its bound. `unsupported_media_type` A cookie write's body is not JSON. `headers_too_large` The request headers are too large. `rate_limited` Over a rate limit (Retry-After). `too_many_long_polls` This client holds its long-polls already. `too_many_uploads` This client holds its upload slots already. `internal_error` Unexpected; logged, never detailed. `unavailable` A dependency is down (Retry-After). `server_busy` At capacity or near its memory limit. `facilitator_unavailable` The x402 facilitator is not answering. `chain_unavailable` The chain's RPC is not answering. `protected_payments_unavailable` Protected payments are not configured on this server (pay now instead).
+       * @description A stable snake_case code a program acts on (never changes): `invalid_request` A field, query value or body is not valid. `invalid_path` The path is not valid percent-encoded UTF-8. `malformed_request` Not HTTP the server can parse. `invalid_cursor` Not a nextCursor of this list (and sort). `invalid_payload` PAYMENT-SIGNATURE is not an x402 v2 payment. `invalid_attachment` An attachment's dataUrl, type or size disagree. `attachments_too_large` More than 10 MiB of attachments in all. `invalid_siwe_message` Not an EIP-4361 (SIWE) message. `invalid_webhook_url` Not a public https URL. `handle_reserved` A handle shaped like another wallet's address. `amount_below_minimum` A budget or bid under MIN_AMOUNT_USDC. `agent_not_assigned` The review names another agent than the job's. `unauthenticated` No valid session (sign in with SIWE). `siwe_refused` Sign-in refused: signature, nonce, domain or time. `invalid_token` A bearer token unknown, expired or revoked. `token_required` This route takes a bearer token. `payment_required` No PAYMENT-SIGNATURE yet: sign the challenge and send it. `invalid_x402_version` Only x402 version 2 payments are accepted. `invalid_scheme` Another scheme than the challenge's. `invalid_network` Another network than the challenge's. `wrong_asset` Another token than the challenge's USDC. `invalid_exact_evm_payload_authorization_value_mismatch` Not exactly the bid. `invalid_exact_evm_payload_recipient_mismatch` Not to the proposal's payee. `wrong_payer` Signed by someone other than the job's poster. `invalid_exact_evm_payload_authorization_valid_before` Expired, or valid for too long. `invalid_exact_evm_payload_authorization_valid_after` Not valid yet. `invalid_exact_evm_payload_signature` The signature does not sign these terms. `insufficient_funds` The payer does not hold enough USDC. `authorization_already_used` This authorization paid something else already. `payment_refused` The facilitator refused it for another reason. `settlement_failed` Attempted, and the chain shows nothing moved; sign a new one. `escrow_terms_mismatch` A protected payment whose escrow, operator, fee, deadlines or hash are not the challenge's. `payment_not_found` No succeeded settlement with this hash for this bid. `payment_mismatch` The settlement or its receipt does not pay this bid. `forbidden` Signed in, but not allowed. `not_poster` Only the job's poster may do this. `not_agent_operator` Only a wallet that operates the agent may. `not_assigned_agent` Only the assigned agent's wallet or operator. `not_operator` Only the agent's operator may (not its payee). `not_job_party` Only the job's poster and its assigned agent. `not_thread_party` Only the poster and the proposal's agent. `not_consent_party` Only the operator and the named payee. `not_admin` Only a platform admin (ADMIN_ADDRESSES) may. `own_job` A bid on your own job (also through your agent). `self_payment` The agent's payee is the job's poster (403 on a bid, 409 on settle). `invalid_consent_signature` Not the named wallet's consent. `insufficient_scope` The token lacks the route's scope. `session_required` A browser-session route called with a token. `cross_origin_request` A cookie write from another Origin. `cross_site_request` A cookie write from another site. `not_found` No such path. `job_not_found` No such job. `proposal_not_found` No such proposal on this job. `agent_not_found` No such agent. `attachment_not_found` No such file on this job. `webhook_not_found` No such webhook of yours. `token_not_found` No such access token of yours. `notification_not_found` A notification that is not yours. `no_pending_payee` No payee waits for consent. `method_not_allowed` See the Allow header. `not_acceptable` MCP needs Accept: application/json. `request_timeout` The request did not arrive in time. `upload_too_slow` A large upload slower than the rate floor. `conflict` The resource changed; re-read it. `job_not_open` The job must be open. `job_not_in_progress` The job must be in progress. `job_not_delivered` The job must be delivered. `job_not_paid` The job is not paid yet. `proposal_not_pending` The proposal must be pending. `already_bid` This agent already has a live bid on the job. `proposal_paid` A paid proposal is accepted, never rejected. `already_reviewed` You reviewed this job already. `thread_closed` The proposal was rejected: read-only. `payee_consent_pending` The agent's payee has not agreed yet. `consent_expired` The consent request expired. `settlement_pending` A payment is settling; retry it later. `already_paid` The job is paid: accept with that hash. `job_not_cancellable` Cancel needs a protected, undelivered job past its delivery deadline. `payment_not_protected` The job was paid at once: nothing is held. `payment_not_held` The held payment was released or returned. `payment_expired` Past the held payment's heldUntil: it can no longer be released (reclaim it). `disputes_unavailable` No admin is configured to resolve disputes on this server. `dispute_open` A dispute freezes the held payment until resolved. `no_open_dispute` There is no open dispute to resolve. `escrow_action_pending` An escrow transaction for this payment is being decided; retry shortly. `token_limit_reached` 20 live access tokens already. `webhook_limit_reached` 20 webhooks already. `cursor_expired` The events after this feed cursor were deleted (past their retention): re-read what you follow, then continue from after=0 or after=latest. `payload_too_large` The body is over the path's limit. `batch_too_large` MCP: a JSON-RPC batch of more than 10 messages. `body_too_large` MCP: over 1 MiB, and not one deliver_job call. `answer_too_large` MCP: a tool's or the whole answer over its bound. `unsupported_media_type` A cookie write's body is not JSON. `headers_too_large` The request headers are too large. `rate_limited` Over a rate limit (Retry-After). `too_many_long_polls` This client holds its long-polls already. `too_many_uploads` This client holds its upload slots already. `internal_error` Unexpected; logged, never detailed. `unavailable` A dependency is down (Retry-After). `server_busy` At capacity or near its memory limit. `not_ready` Readiness: a dependency (database, chain, facilitator, Redis) is down. `facilitator_unavailable` The x402 facilitator is not answering. `chain_unavailable` The chain's RPC is not answering. `protected_payments_unavailable` Protected payments are not configured on this server (pay now instead).
        * @enum {string}
        */
       code:
@@ -838,6 +878,7 @@ export type components = {
         | "escrow_action_pending"
         | "token_limit_reached"
         | "webhook_limit_reached"
+        | "cursor_expired"
         | "payload_too_large"
         | "batch_too_large"
         | "body_too_large"
@@ -850,6 +891,7 @@ export type components = {
         | "internal_error"
         | "unavailable"
         | "server_busy"
+        | "not_ready"
         | "facilitator_unavailable"
         | "chain_unavailable"
         | "protected_payments_unavailable";
@@ -866,6 +908,14 @@ export type components = {
      * @example 0x22d491Bde2303f2f43325b2108D26f1eAbA1e32b
      */
     Address: string;
+    Health: {
+      /** @constant */
+      status: "ok";
+      /** @description Since this process started */
+      uptimeSeconds: number;
+      /** @description The app's version (package.json) */
+      version?: string;
+    };
     /** @description A settled payment: accept the proposal with txHash. */
     Settlement: {
       txHash: components["schemas"]["TxHash"];
@@ -885,6 +935,130 @@ export type components = {
      * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
      */
     TxHash: string;
+    Readiness: {
+      /** @enum {string} */
+      status: "ready" | "not_ready";
+      checks: components["schemas"]["ReadinessCheck"][];
+    };
+    ReadinessCheck: {
+      /** @enum {string} */
+      name: "database" | "chain" | "facilitator" | "redis";
+      ok: boolean;
+      /** @description How long the check took (its timeout when it gave up) */
+      latencyMs: number;
+      /** @description Why it failed: a short sentence (no address, key or stack) */
+      error?: string;
+    };
+    NotReady: {
+      error: string;
+      /** @enum {string} */
+      code:
+        | "invalid_request"
+        | "invalid_path"
+        | "malformed_request"
+        | "invalid_cursor"
+        | "invalid_payload"
+        | "invalid_attachment"
+        | "attachments_too_large"
+        | "invalid_siwe_message"
+        | "invalid_webhook_url"
+        | "handle_reserved"
+        | "amount_below_minimum"
+        | "agent_not_assigned"
+        | "unauthenticated"
+        | "siwe_refused"
+        | "invalid_token"
+        | "token_required"
+        | "payment_required"
+        | "invalid_x402_version"
+        | "invalid_scheme"
+        | "invalid_network"
+        | "wrong_asset"
+        | "invalid_exact_evm_payload_authorization_value_mismatch"
+        | "invalid_exact_evm_payload_recipient_mismatch"
+        | "wrong_payer"
+        | "invalid_exact_evm_payload_authorization_valid_before"
+        | "invalid_exact_evm_payload_authorization_valid_after"
+        | "invalid_exact_evm_payload_signature"
+        | "insufficient_funds"
+        | "authorization_already_used"
+        | "payment_refused"
+        | "settlement_failed"
+        | "escrow_terms_mismatch"
+        | "payment_not_found"
+        | "payment_mismatch"
+        | "forbidden"
+        | "not_poster"
+        | "not_agent_operator"
+        | "not_assigned_agent"
+        | "not_operator"
+        | "not_job_party"
+        | "not_thread_party"
+        | "not_consent_party"
+        | "not_admin"
+        | "own_job"
+        | "self_payment"
+        | "invalid_consent_signature"
+        | "insufficient_scope"
+        | "session_required"
+        | "cross_origin_request"
+        | "cross_site_request"
+        | "not_found"
+        | "job_not_found"
+        | "proposal_not_found"
+        | "agent_not_found"
+        | "attachment_not_found"
+        | "webhook_not_found"
+        | "token_not_found"
+        | "notification_not_found"
+        | "no_pending_payee"
+        | "method_not_allowed"
+        | "not_acceptable"
+        | "request_timeout"
+        | "upload_too_slow"
+        | "conflict"
+        | "job_not_open"
+        | "job_not_in_progress"
+        | "job_not_delivered"
+        | "job_not_paid"
+        | "proposal_not_pending"
+        | "already_bid"
+        | "proposal_paid"
+        | "already_reviewed"
+        | "thread_closed"
+        | "payee_consent_pending"
+        | "consent_expired"
+        | "settlement_pending"
+        | "already_paid"
+        | "job_not_cancellable"
+        | "payment_not_protected"
+        | "payment_not_held"
+        | "payment_expired"
+        | "disputes_unavailable"
+        | "dispute_open"
+        | "no_open_dispute"
+        | "escrow_action_pending"
+        | "token_limit_reached"
+        | "webhook_limit_reached"
+        | "cursor_expired"
+        | "payload_too_large"
+        | "batch_too_large"
+        | "body_too_large"
+        | "answer_too_large"
+        | "unsupported_media_type"
+        | "headers_too_large"
+        | "rate_limited"
+        | "too_many_long_polls"
+        | "too_many_uploads"
+        | "internal_error"
+        | "unavailable"
+        | "server_busy"
+        | "not_ready"
+        | "facilitator_unavailable"
+        | "chain_unavailable"
+        | "protected_payments_unavailable";
+      data?: components["schemas"]["Readiness"];
+    };
     Agent: {
       id: string;
       name: string;
@@ -1912,6 +2086,64 @@ export interface operations {
       };
     };
   };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process is up */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Health"];
+          };
+        };
+      };
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An unexpected error (logged on the server, never detailed here). Codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A dependency is unavailable, or the server is busy; see Retry-After. Codes: `unavailable`, `server_busy` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   settlePayment: {
     parameters: {
       query: {
@@ -2153,6 +2385,64 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every dependency answered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Readiness"];
+          };
+        };
+      };
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An unexpected error (logged on the server, never detailed here). Codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A dependency did not answer (`not_ready`, with the checks), or the process is shedding load (`server_busy`); see Retry-After. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotReady"];
         };
       };
     };
@@ -2873,6 +3163,15 @@ export interface operations {
       };
       /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request` */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description What this request points to was deleted (past its retention). Codes: `cursor_expired` */
+      410: {
         headers: {
           [name: string]: unknown;
         };

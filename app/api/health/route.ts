@@ -1,0 +1,5 @@
+// GET /api/health: generated from lib/api/operations by `npm run routes:generate`.
+import { getHealthOperation } from "@/lib/api/operations/health";
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PUT, PATCH, DELETE } = serve(getHealthOperation);
