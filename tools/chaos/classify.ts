@@ -3,7 +3,7 @@
 // the request (counted by code, not a failure: a write repeated after a lost answer is refused
 // as a conflict). During a fault's window (until GRACE_MS after the dependency is back) a 503
 // with Retry-After is the expected answer, and so is no answer at all from the server the fault
-// killed. Anything else is a failure: a 500 (or any other 5xx), a 503 without Retry-After or
+// killed. Anything else is a failure: a signed payment refused (402) during a fault, a 500 (or any other 5xx), a 503 without Retry-After or
 // outside every window, a request unanswered within the client's timeout (a hang), or a
 // connection that failed when no server was down.
 import { type FaultWindow, windowEnd } from "./faults";
@@ -33,6 +33,16 @@ export function classify(record: RequestRecord, windows: FaultWindow[], now: num
   const status = record.status;
   if ((status >= 200 && status < 300) || (status === 402 && record.challenge)) {
     return { record, verdict: "ok", window };
+  }
+  // A signed payment refused for good while a dependency was down: the fault, not the payment,
+  // decided it (the payer must sign again); a 503 was the answer owed.
+  if (status === 402 && window && record.endpoint.endsWith("/settle")) {
+    return {
+      record,
+      verdict: "failure",
+      window,
+      why: `${["402", record.code].filter(Boolean).join(" ")}: a signed payment refused during a fault`,
+    };
   }
   if (status >= 400 && status < 500) return { record, verdict: "client-error", window };
   if (status === 503 && record.retryAfter && window) return { record, verdict: "expected", window };

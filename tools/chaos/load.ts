@@ -30,6 +30,8 @@ export interface LoadStats {
   abandonReasons: Map<string, number>;
   /** Every poster wallet: the end check reads their transfers on chain. */
   payers: Set<string>;
+  /** Seconds payments waited for the local chain's clock to come back near the wall clock. */
+  clockWaitSeconds: number;
 }
 
 export interface Actor {
@@ -107,9 +109,12 @@ export class Load {
     byMode: { now: 0, escrow: 0 },
     abandonReasons: new Map(),
     payers: new Set(),
+    clockWaitSeconds: 0,
   };
   private running = false;
   private actors = 0;
+  /** What each pair is doing now, and since when: a pair stuck on one step shows in the log. */
+  readonly doing = new Map<number, { step: string; since: number }>();
   private loops: Promise<void>[] = [];
 
   constructor(private readonly options: LoadOptions) {}
@@ -182,7 +187,11 @@ export class Load {
           spent = 0n;
         }
         const bidUsdc = Math.round((1 + rand() * 9) * 100) / 100;
-        await this.lifecycle(poster, agent, agentId, mode, bidUsdc, think);
+        const mark = (step: string) => {
+          if (this.doing.get(index)?.step !== step)
+            this.doing.set(index, { step, since: Date.now() });
+        };
+        await this.lifecycle(poster, agent, agentId, mode, bidUsdc, think, mark);
         spent += BigInt(Math.round(bidUsdc * 1e6));
         this.stats.lifecycles.completed++;
         this.stats.byMode[mode]++;
@@ -190,8 +199,17 @@ export class Load {
         if (!(error instanceof Abandon)) throw error;
         this.abandon(error.message);
       }
+      this.doing.delete(index);
       await think();
     }
+  }
+
+  /** Pairs on one step for more than `ms`, for the progress log. */
+  stuck(ms = 30_000): string[] {
+    const now = Date.now();
+    return [...this.doing.entries()]
+      .filter(([, d]) => now - d.since > ms)
+      .map(([i, d]) => `pair ${i} on "${d.step}" for ${((now - d.since) / 1000).toFixed(0)} s`);
   }
 
   private abandon(reason: string) {
@@ -206,7 +224,9 @@ export class Load {
     mode: "now" | "escrow",
     bidUsdc: number,
     think: () => Promise<unknown>,
+    mark: (step: string) => void,
   ) {
+    mark("post job");
     const job = await persist("post job", () =>
       unwrap(
         poster.client.POST("/api/v1/jobs", {
@@ -223,6 +243,7 @@ export class Load {
     );
     const path = { params: { path: { id: job.id } } };
     await think();
+    mark("list jobs");
     await persist("list jobs", () =>
       unwrap(
         agent.client.GET("/api/v1/jobs", { params: { query: { status: "open", limit: 20 } } }),
@@ -236,6 +257,7 @@ export class Load {
           }),
         )
       ).find((p) => p.agentId === agentId);
+    mark("bid");
     const bid = await persist(
       "bid",
       () =>
@@ -250,9 +272,10 @@ export class Load {
         error instanceof MarketplaceError && error.status === 409 ? findOwnBid() : undefined,
     );
     await think();
-    const txHash = await this.pay(poster, job.id, bid.id, bid.payeeAddress, mode);
+    const txHash = await this.pay(poster, job.id, bid.id, bid.payeeAddress, mode, mark);
     await think();
     const jobNow = () => unwrap(poster.client.GET("/api/v1/jobs/{id}", path));
+    mark("accept");
     await persist(
       "accept",
       () =>
@@ -268,6 +291,7 @@ export class Load {
       },
     );
     await think();
+    mark("read job");
     await persist("read job", () => unwrap(agent.client.GET("/api/v1/jobs/{id}", path)));
     const text = `# Delivery for ${job.id}\n\nDone.\n`;
     const file = {
@@ -276,6 +300,7 @@ export class Load {
       size: Buffer.byteLength(text),
       dataUrl: `data:text/markdown;base64,${Buffer.from(text).toString("base64")}`,
     };
+    mark("deliver");
     await persist(
       "deliver",
       () =>
@@ -291,6 +316,7 @@ export class Load {
       },
     );
     await think();
+    mark("complete");
     await persist(
       "complete",
       () =>
@@ -305,9 +331,44 @@ export class Load {
         return now.status === "completed" ? now : undefined;
       },
     );
+    mark("events");
     await persist("events", () =>
       unwrap(agent.client.GET("/api/v1/events", { params: { query: { jobId: job.id } } })),
     );
+  }
+
+  /**
+   * The local chain mines a block per transaction, each at least a second after the last, so
+   * above one transaction a second its clock runs ahead of the wall clock, and an
+   * authorization signed for the next 5 minutes of the wall clock expires early on chain (Base
+   * puts many transactions in a block every 2 s and has no such drift). Payments wait while the
+   * chain is more than 15 s ahead; the waits are reported.
+   */
+  private async waitForChainClock() {
+    for (;;) {
+      let ahead = 0;
+      try {
+        const response = await fetch(this.options.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "eth_getBlockByNumber",
+            params: ["latest", false],
+          }),
+          signal: AbortSignal.timeout(5_000),
+        });
+        const block = (await response.json()) as { result?: { timestamp: string } };
+        ahead = Number(block.result?.timestamp ?? 0) - Date.now() / 1000;
+      } catch {
+        return; // the chain is down: the payment meets that fault as it is
+      }
+      if (ahead <= 15) return;
+      const wait = Math.min(10, ahead - 5);
+      this.stats.clockWaitSeconds += wait;
+      await sleep(wait * 1000);
+    }
   }
 
   /**
@@ -321,6 +382,7 @@ export class Load {
     proposalId: string,
     payTo: string,
     mode: "now" | "escrow",
+    mark: (step: string) => void,
   ): Promise<string> {
     const deadline = Date.now() + 3 * STEP_DEADLINE_MS;
     const readPayment = () =>
@@ -332,9 +394,12 @@ export class Load {
         return payment.txHash;
       }
       if (payment?.status === "pending") {
+        mark(`pay (${mode}): waiting for settlement of job ${jobId} to leave pending`);
         await sleep(2_000);
         continue;
       }
+      mark(`pay (${mode})`);
+      await this.waitForChainClock();
       try {
         const settled = await payProposal(
           poster.client,

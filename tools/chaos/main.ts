@@ -89,7 +89,12 @@ async function run(options: ChaosOptions): Promise<boolean> {
   if (options.soak) memory.push({ at: recorder.now(), rss: sampleMemory(stack) });
   const loadEnd = recorder.now();
   log("load: stopping (lifecycles under way finish first)");
+  const stopping = setInterval(() => {
+    const stuck = load.stuck(10_000);
+    if (stuck.length > 0) log(`load: still finishing: ${stuck.join("; ")}`);
+  }, 30_000);
   await load.stop();
+  clearInterval(stopping);
   stopFlaky();
 
   const invariants = await runChecks({
@@ -193,6 +198,12 @@ function reportLoad(report: Report, load: Load, ms: number) {
       `${s.lifecycles.abandoned} abandoned.`,
   );
   for (const [reason, count] of s.abandonReasons) report.text(`  abandoned ${count}×: ${reason}`);
+  if (s.clockWaitSeconds > 0) {
+    report.text(
+      `Payments waited ${s.clockWaitSeconds.toFixed(0)} s in all for the local chain's clock ` +
+        "(more than 15 s ahead of the wall clock: tools/chaos/load.ts).",
+    );
+  }
 }
 
 function reportInvariants(report: Report, invariants: Invariant[]) {

@@ -50,7 +50,10 @@ function bounded(
   return value;
 }
 
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): ChaosOptions {
+export function parseOptions(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): ChaosOptions {
   const { values } = parseArgs({
     args: argv,
     options: {

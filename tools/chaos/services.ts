@@ -113,3 +113,22 @@ export function redisProcess(port: number): ManagedProcess {
     (output) => output.includes("Ready to accept connections"),
   );
 }
+
+/**
+ * A block every `everyMs` whether or not anyone pays, as a real chain makes them (Base: every
+ * 2 s). The local chain mines only when a transaction comes; an idle one never reaches the
+ * final block past a lost authorization's validBefore that lets the reconciler give it up.
+ */
+export function blockHeartbeat(rpcUrl: string, everyMs = 2_000): () => void {
+  const timer = setInterval(() => {
+    void fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "evm_mine", params: [] }),
+      signal: AbortSignal.timeout(5_000),
+    })
+      .then((response) => response.arrayBuffer())
+      .catch(() => {}); // the chain is down (a fault): the next beat tries again
+  }, everyMs);
+  return () => clearInterval(timer);
+}

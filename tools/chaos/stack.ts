@@ -16,7 +16,7 @@ import { resolveDbTarget } from "@/lib/db/target";
 import { type FacilitatorProcess, startFacilitatorProcess } from "@/tests/helpers/facilitator";
 import { launchNextServer, type NextServer } from "../next-server";
 import { onCleanup } from "./cleanup";
-import { chainProcess, type ManagedProcess, redisProcess } from "./services";
+import { blockHeartbeat, chainProcess, type ManagedProcess, redisProcess } from "./services";
 
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
 const DATABASE = "chaos";
@@ -166,6 +166,8 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
   log(`chain: npm run chain on port ${chainPort}, journal in ${path.join(root, "chain")}`);
   await chain.start();
   const rpcUrl = `http://127.0.0.1:${chainPort}`;
+  const stopHeartbeat = blockHeartbeat(rpcUrl);
+  onCleanup("the chain's block heartbeat", async () => stopHeartbeat(), stopHeartbeat);
 
   const redis = redisProcess(await freePort());
   onCleanup("redis", () => redis.stop("SIGKILL"));
