@@ -145,7 +145,7 @@ function reportRequests(
     [
       "fault",
       "requests",
-      "2xx",
+      "ok",
       "4xx",
       "expected 503/down",
       "unexpected",
