@@ -21,6 +21,8 @@ import type { Recorder } from "./recorder";
 
 /** Each poster is minted this much once, and again when it runs low. */
 const MINT_ATOMIC = 1_000_000_000n; // 1,000 USDC
+/** Payments are started at most this often, across all pairs (Load.pace). */
+const PAY_EVERY_MS = 2_000;
 /** A step given up after this long of faults. */
 const STEP_DEADLINE_MS = 120_000;
 
@@ -116,6 +118,8 @@ export class Load {
   };
   private running = false;
   private actors = 0;
+  /** When the next payment may start: payments are paced for the local chain (below). */
+  private nextPayAt = 0;
   /** What each pair is doing now, and since when: a pair stuck on one step shows in the log. */
   readonly doing = new Map<number, { step: string; since: number }>();
   private loops: Promise<void>[] = [];
@@ -341,6 +345,17 @@ export class Load {
   }
 
   /**
+   * One payment starts every PAY_EVERY_MS across all pairs: with its escrow capture that is
+   * under a transaction a second, which the local chain mines without its clock running ahead
+   * (below); the rest of the lifecycle is not paced.
+   */
+  private async pace() {
+    const at = Math.max(Date.now(), this.nextPayAt);
+    this.nextPayAt = at + PAY_EVERY_MS;
+    if (at > Date.now()) await sleep(at - Date.now());
+  }
+
+  /**
    * The local chain mines a block per transaction, each at least a second after the last, so
    * above one transaction a second its clock runs ahead of the wall clock, and an
    * authorization signed for the next 5 minutes of the wall clock expires early on chain (Base
@@ -404,6 +419,7 @@ export class Load {
         continue;
       }
       mark(`pay (${mode})`);
+      await this.pace();
       await this.waitForChainClock();
       try {
         const settled = await payProposal(

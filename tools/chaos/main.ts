@@ -112,7 +112,18 @@ async function run(options: ChaosOptions): Promise<boolean> {
   const failures = reportRequests(report, recorder, windows, options);
   reportLoad(report, load, loadEnd - loadStart);
   if (options.soak) {
-    soakReport(report, stack, recorder, memory, options, loadStart, dbStart!, dbEnd!, load);
+    soakReport(
+      report,
+      stack,
+      recorder,
+      memory,
+      options,
+      loadStart,
+      loadEnd,
+      dbStart!,
+      dbEnd!,
+      load,
+    );
   }
   reportInvariants(report, invariants);
   const passed = failures === 0 && invariants.every((i) => i.pass);
@@ -224,6 +235,7 @@ function soakReport(
   memory: MemorySample[],
   options: ChaosOptions,
   loadStart: number,
+  loadEnd: number,
   dbStart: DbStats,
   dbEnd: DbStats,
   load: Load,
@@ -233,7 +245,7 @@ function soakReport(
   report.table(
     ["minute", ...names],
     memory.map((m) => [
-      ((m.at - loadStart) / 60_000).toFixed(1),
+      Math.max(0, (m.at - loadStart) / 60_000).toFixed(1),
       ...names.map((n) => (m.rss[n] === undefined ? "-" : m.rss[n]!.toFixed(0))),
     ]),
   );
@@ -255,7 +267,7 @@ function soakReport(
         .join(", "),
   );
   const bucketMs = options.bucketMinutes * 60_000;
-  const { buckets, p99s } = p99Buckets(recorder.records, bucketMs, loadStart);
+  const { buckets, p99s } = p99Buckets(recorder.records, bucketMs, loadStart, loadEnd);
   report.heading(`p99 latency of 2xx answers, ms (n), per ${options.bucketMinutes} min`);
   report.table(
     [

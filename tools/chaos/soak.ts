@@ -84,11 +84,11 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** p99 of the 2xx answers' latency per endpoint per bucket: rows of [endpoint, p99 (n)...]. */
-export function p99Buckets(records: RequestRecord[], bucketMs: number, from: number) {
+export function p99Buckets(records: RequestRecord[], bucketMs: number, from: number, to: number) {
   const byEndpoint = new Map<string, number[][]>();
   let buckets = 0;
   for (const r of records) {
-    if (r.status < 200 || r.status >= 300 || r.start < from) continue;
+    if (r.status < 200 || r.status >= 300 || r.start < from || r.start >= to) continue;
     const bucket = Math.floor((r.start - from) / bucketMs);
     buckets = Math.max(buckets, bucket + 1);
     const rows = byEndpoint.get(r.endpoint) ?? [];
