@@ -1,8 +1,8 @@
 // npm run chain [-- --port N]: the local settlement chain for development.
 // Hardhat's node (dev/hardhat-node.ts: chain id 31337, Cancun, ganache's deterministic
-// accounts) on 127.0.0.1:8545 (CHAIN_PORT or --port), kept in .data/chain across restarts (a
-// journal replayed on start, dev/chain-journal.ts); deploys TestUSDC and funds the demo
-// accounts on first start. Stops on Ctrl-C / SIGTERM.
+// accounts) on 127.0.0.1:8545 (CHAIN_PORT or --port), kept in .data/chain (or --data-dir: the
+// chaos run keeps its own) across restarts (a journal replayed on start, dev/chain-journal.ts);
+// deploys TestUSDC and funds the demo accounts on first start. Stops on Ctrl-C / SIGTERM.
 import path from "node:path";
 import { JournalMismatchError } from "@/dev/chain-journal";
 import {
@@ -25,11 +25,17 @@ import { atomicToUsdc } from "@/lib/shared/money";
 const HOST = "127.0.0.1";
 const DATA_DIR = path.resolve(__dirname, "..", ".data", "chain");
 
-function portFromArgs(argv: string[]): number | undefined {
-  const index = argv.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
+/** `--name value` or `--name=value`, or undefined when absent. */
+function flag(argv: string[], name: string): string | undefined {
+  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
   if (index === -1) return undefined;
   const arg = argv[index] ?? "";
-  const raw = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[index + 1];
+  return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[index + 1];
+}
+
+function portFromArgs(argv: string[]): number | undefined {
+  const raw = flag(argv, "--port");
+  if (raw === undefined) return undefined;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
     throw new Error(`--port needs a port number, got ${raw ?? "nothing"}`);
@@ -80,6 +86,9 @@ async function printSummary(rpcUrl: string, deployed: boolean) {
 
 async function main() {
   const port = portFromArgs(process.argv.slice(2)) ?? getConfig().CHAIN_PORT;
+  const dataFlag = flag(process.argv.slice(2), "--data-dir");
+  if (dataFlag === "") throw new Error("--data-dir needs a folder");
+  const dataDir = dataFlag ? path.resolve(dataFlag) : DATA_DIR;
   const rpcUrl = `http://${HOST}:${port}`;
 
   const existing = await probeChainId(rpcUrl);
@@ -98,18 +107,16 @@ async function main() {
   }
 
   const started = Date.now();
-  const node = await startLocalNode({ port, host: HOST, dataDir: DATA_DIR }).catch(
-    (error: unknown) => {
-      if (error instanceof JournalMismatchError) {
-        console.error(error.message);
-        process.exit(1);
-      }
-      throw error;
-    },
-  );
+  const node = await startLocalNode({ port, host: HOST, dataDir }).catch((error: unknown) => {
+    if (error instanceof JournalMismatchError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  });
   const result = await deployLocalChain(rpcUrl);
   await printSummary(rpcUrl, result.deployed);
-  const where = path.relative(process.cwd(), DATA_DIR);
+  const where = path.relative(process.cwd(), dataDir);
   console.log(
     node.replayedBlocks > 0
       ? `Restored ${node.replayedBlocks} blocks from ${where} in ${Date.now() - started} ms. ` +

@@ -52,6 +52,11 @@ export interface LaunchOptions {
    * of load shedding takes its 503 as the answer of a server that is up.
    */
   ready?: (status: number) => boolean;
+  /**
+   * A fixed port (the chaos run starts a killed server again where its clients and APP_URL
+   * expect it); by default a free one, tried again elsewhere when it was taken meanwhile.
+   */
+  port?: number;
 }
 
 export async function launchNextServer(
@@ -63,9 +68,11 @@ export async function launchNextServer(
   // server on a port it does not own.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launchOnce(env, options, await candidatePort());
+      return await launchOnce(env, options, options.port ?? (await candidatePort()));
     } catch (error) {
       if (!(error instanceof AddressInUse) || attempt >= BIND_ATTEMPTS) throw error;
+      // A fixed port taken: its last owner may still be letting go of it; wait, then again.
+      if (options.port) await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
 }

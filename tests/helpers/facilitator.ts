@@ -10,6 +10,8 @@ export const TEST_FACILITATOR_SECRET = "test-facilitator-secret-0123456789abcdef
 
 export interface FacilitatorProcess {
   url: string;
+  /** The process group's leader (the chaos run samples its memory). */
+  pid: number;
   logs(): string;
   /** SIGKILL: the service dies mid-request, as a crash would. */
   kill(): Promise<void>;
@@ -56,6 +58,7 @@ export async function startFacilitatorProcess(
     if (match) {
       return {
         url: match[1]!,
+        pid: child.pid!,
         logs: () => output,
         kill: () => end("SIGKILL"),
         stop: () => end("SIGTERM"),
