@@ -18,24 +18,37 @@ async function main() {
   const reportDir = path.resolve("test-results");
   fs.mkdirSync(reportDir, { recursive: true });
 
+  // Where the run's time goes (CI holds the whole run under 30 minutes).
+  const phases: string[] = [];
+  const timed = async <T>(name: string, phase: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    try {
+      return await phase();
+    } finally {
+      phases.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+  };
+
   if (process.env.SKIP_BUILD !== "1") {
     console.log("\n› next build");
-    const code = await run(nextBin, ["build"], { env });
+    const code = await timed("build", () => run(nextBin, ["build"], { env }));
     if (code !== 0) return code;
   }
 
   console.log("\n› vitest run");
   const vitestReport = path.join(reportDir, "vitest.json");
-  const vitestCode = await run(
-    "node_modules/.bin/vitest",
-    [
-      "run",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${vitestReport}`,
-      ...process.argv.slice(2),
-    ],
-    { env },
+  const vitestCode = await timed("vitest", () =>
+    run(
+      "node_modules/.bin/vitest",
+      [
+        "run",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${vitestReport}`,
+        ...process.argv.slice(2),
+      ],
+      { env },
+    ),
   );
 
   let playwrightCode = 0;
@@ -45,13 +58,18 @@ async function main() {
   if (hasE2e && process.env.SKIP_E2E !== "1") {
     console.log("\n› playwright test");
     const playwrightReport = path.join(reportDir, "playwright.json");
-    playwrightCode = await run("node_modules/.bin/playwright", ["test", "--reporter=list,json"], {
-      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
-    });
+    playwrightCode = await timed("playwright", () =>
+      run("node_modules/.bin/playwright", ["test", "--reporter=list,json"], {
+        env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+      }),
+    );
     playwright = readPlaywright(playwrightReport);
   }
 
   const vitest = readVitest(vitestReport);
+  console.log(`\n› time: ${phases.join(", ")}`);
+  const slowest = slowestVitestFiles(vitestReport, 8);
+  if (slowest) console.log(`› slowest vitest files: ${slowest}`);
   console.log("");
   const line = (counts: Counts) =>
     `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` +
@@ -100,6 +118,22 @@ function readVitest(file: string): Counts | undefined {
     skipped: report.numPendingTests + report.numTodoTests,
     flaky: 0,
   };
+}
+
+/** The `count` vitest files that took longest, with their seconds (from the JSON report). */
+function slowestVitestFiles(file: string, count: number): string | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const report = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    testResults: { name: string; startTime: number; endTime: number }[];
+  };
+  return [...report.testResults]
+    .sort((a, b) => b.endTime - b.startTime - (a.endTime - a.startTime))
+    .slice(0, count)
+    .map((result) => {
+      const seconds = Math.round((result.endTime - result.startTime) / 1000);
+      return `${path.relative(process.cwd(), result.name)} ${seconds} s`;
+    })
+    .join(", ");
 }
 
 function readPlaywright(file: string): Counts | undefined {
