@@ -1,10 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { timePool } from "@/lib/platform/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
+import { createPool } from "./pool";
 import type { DbTarget } from "./target";
 
 export type Db = PrismaClient;
@@ -25,22 +25,18 @@ export async function openDatabase(
   options: { timeQueries?: boolean } = {},
 ): Promise<OpenDatabase> {
   if (target.kind === "postgres") {
-    const config = { connectionString: target.connectionString, max: 10 };
     const schema = target.schema ? { schema: target.schema } : undefined;
-    if (options.timeQueries) {
-      const pool = new pg.Pool(config);
-      timePool(pool);
-      const db = new PrismaClient({ adapter: new PrismaPg(pool, schema) });
-      return {
-        db,
-        async close() {
-          await db.$disconnect();
-          await pool.end();
-        },
-      };
-    }
-    const db = new PrismaClient({ adapter: new PrismaPg(config, schema) });
-    return { db, close: () => db.$disconnect() };
+    // Bounded connects and queries, and an idle connection's death never ends the process.
+    const pool = createPool(target.connectionString);
+    if (options.timeQueries) timePool(pool);
+    const db = new PrismaClient({ adapter: new PrismaPg(pool, schema) });
+    return {
+      db,
+      async close() {
+        await db.$disconnect();
+        await pool.end();
+      },
+    };
   }
   const release = target.dataDir ? acquirePgliteDirLock(target.dataDir) : () => {};
   try {
