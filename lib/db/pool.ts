@@ -61,15 +61,17 @@ class BoundedClient extends pg.Client {
   }
 }
 
-/** A pool for `connectionString` with the bounds above. */
-export function createPool(connectionString: string): pg.Pool {
+export type PoolLimits = { -readonly [K in keyof typeof POOL_LIMITS]: number };
+
+/** A pool for `connectionString` with the bounds above (tests shorten them). */
+export function createPool(connectionString: string, limits: PoolLimits = POOL_LIMITS): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    max: POOL_LIMITS.max,
-    connectionTimeoutMillis: POOL_LIMITS.connectionTimeoutMillis,
-    query_timeout: POOL_LIMITS.queryTimeoutMillis,
+    max: limits.max,
+    connectionTimeoutMillis: limits.connectionTimeoutMillis,
+    query_timeout: limits.queryTimeoutMillis,
     keepAlive: true,
-    keepAliveInitialDelayMillis: POOL_LIMITS.keepAliveInitialDelayMillis,
+    keepAliveInitialDelayMillis: limits.keepAliveInitialDelayMillis,
     Client: BoundedClient,
   });
   // An idle connection the server closed (a restart) is dropped by the pool, which then emits

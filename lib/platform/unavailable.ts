@@ -78,8 +78,8 @@ export function isUnavailableError(error: unknown): boolean {
 }
 
 /**
- * One line naming the failure: the innermost code and message worth reading (Prisma's own
- * messages start with a blank line and the call site; the driver's cause says more).
+ * One line naming the failure: every code along its causes (Prisma's, the driver's, the
+ * socket's), then the last line of its message (Prisma's start with the call site).
  */
 export function describeUnavailable(error: unknown): string {
   const parts: string[] = [];
@@ -88,11 +88,12 @@ export function describeUnavailable(error: unknown): string {
       if (typeof value === "string" && !parts.includes(value)) parts.push(value);
     }
   }
-  const messages = [...chain(error)]
-    .map((fields) => (typeof fields.message === "string" ? fields.message : ""))
-    .flatMap((message) => message.split("\n").map((line) => line.trim()))
-    .filter((line) => line.length > 0 && !/invocation|^→|^\d+ /.test(line));
-  const last = messages.at(-1);
+  const outer = (error as Fields | null)?.message;
+  const last = (typeof outer === "string" ? outer : "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !/invocation:?$|^→|^\d+ /.test(line))
+    .at(-1);
   const text = [parts.join(" "), last].filter(Boolean).join(": ");
   return redactSecrets(redactUrls(text || String(error))).slice(0, 300);
 }
