@@ -84,12 +84,15 @@ describe("a dependency that is down", () => {
     }
   });
 
-  it("every 503 carries Retry-After, its own when it has one", () => {
+  it("every 503 that passes carries Retry-After, its own when it has one", () => {
     expect(toPublicError(new DomainError("unavailable", "down"), "test").headers).toEqual({
       "Retry-After": "2",
     });
     const own = new DomainError("unavailable", "down", { "retry-after": "9" }, "chain_unavailable");
     expect(toPublicError(own, "test").headers).toEqual({ "retry-after": "9" });
+    // Not configured is not an outage: nothing to come back for.
+    const setting = new DomainError("unavailable", "no", {}, "protected_payments_unavailable");
+    expect(toPublicError(setting, "test").headers).toEqual({});
     expect(toPublicError(new DomainError("conflict", "no"), "test").headers).toEqual({});
   });
 });

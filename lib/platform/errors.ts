@@ -118,20 +118,16 @@ export interface PublicError {
  * sentence (400), a unique violation (409), a write that could not get the database in time
  * (503, retry), a dependency down or unreachable (503 `unavailable`, retry; one log line, not
  * a stack per request: lib/platform/unavailable.ts). Anything unexpected is logged (secrets
- * blanked) and shown as a plain 500. Every 503 carries Retry-After.
+ * blanked) and shown as a plain 500. Every 503 that passes carries Retry-After.
  */
 export function toPublicError(error: unknown, where: string): PublicError {
   if (error instanceof DomainError) {
+    const code = error.code ?? DEFAULT_CODE[error.kind];
     const headers =
-      error.status === 503 && !hasRetryAfter(error.headers)
+      TRANSIENT_CODES.has(code) && !hasRetryAfter(error.headers)
         ? { ...error.headers, "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS }
         : error.headers;
-    return {
-      status: error.status,
-      message: error.message,
-      code: error.code ?? DEFAULT_CODE[error.kind],
-      headers,
-    };
+    return { status: error.status, message: error.message, code, headers };
   }
   if (error instanceof ZodError) {
     return { status: 400, message: describeIssues(error), code: "invalid_request", headers: {} };
@@ -165,6 +161,17 @@ export function toPublicError(error: unknown, where: string): PublicError {
   console.error(`Unhandled error in ${where}:`, errorForLog(error));
   return { status: 500, message: "internal server error", code: "internal_error", headers: {} };
 }
+
+/**
+ * 503s that pass (a dependency down, the server busy): always with Retry-After, so a client
+ * knows to come back. `protected_payments_unavailable` is a configuration and does not pass.
+ */
+const TRANSIENT_CODES = new Set<ErrorCode>([
+  "unavailable",
+  "server_busy",
+  "facilitator_unavailable",
+  "chain_unavailable",
+]);
 
 function hasRetryAfter(headers: Record<string, string>): boolean {
   return Object.keys(headers).some((name) => name.toLowerCase() === "retry-after");
