@@ -1,5 +1,7 @@
 import { Redis } from "ioredis";
 import { getConfig } from "@/lib/platform/config";
+import { errorForLog } from "@/lib/platform/redact";
+import { describeUnavailable, isUnavailableError, logOutage } from "@/lib/platform/unavailable";
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db";
 
@@ -16,6 +18,12 @@ export interface RateLimitStore {
    * it ends.
    */
   hit(key: string, windowMs: number, by?: number): Promise<{ count: number; resetAt: number }>;
+}
+
+/** A store that failed: one line per outage and place, the whole error if it is not one. */
+function logStoreFailure(where: string, error: unknown) {
+  if (isUnavailableError(error)) logOutage(where, describeUnavailable(error));
+  else console.error(`Rate-limit store failed (${where}):`, errorForLog(error));
 }
 
 /** How often a process deletes expired counter rows (at most). */
@@ -53,9 +61,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     const now = Date.now();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    void this.prune(db).catch((error: unknown) =>
-      console.error("Pruning rate-limit counters failed:", error),
-    );
+    void this.prune(db).catch((error: unknown) => logStoreFailure("pruning rate limits", error));
   }
 
   async prune(db?: Db): Promise<number> {
@@ -97,7 +103,17 @@ export class RedisRateLimitStore implements RateLimitStore {
       commandTimeout: 5_000,
       lazyConnect: false,
     });
-    client.on("error", (error: Error) => console.error("Redis (rate limits):", error.message));
+    // ioredis reconnects by itself (every 2 s at most while Redis is down): one line per
+    // outage, and one when it is back.
+    let down = false;
+    client.on("error", (error: Error) => {
+      down = true;
+      logOutage("Redis (rate limits)", `${error.message}; writes answer 503 until it is back`);
+    });
+    client.on("ready", () => {
+      if (down) console.info("Redis (rate limits): connected again");
+      down = false;
+    });
     client.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.client = client as RedisWithHit;
   }
@@ -206,7 +222,7 @@ export class LocalFirstLimiter {
             entry.shared = answer.count;
             entry.resetAt = answer.resetAt;
           } catch (error) {
-            console.error("Rate-limit store failed (read counts kept locally):", error);
+            logStoreFailure("read rate limits (counts kept locally)", error);
           }
         }),
       );

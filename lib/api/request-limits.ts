@@ -2,7 +2,9 @@ import "server-only";
 import type { Address } from "viem";
 import { addressSubject, requestClientAddress } from "@/lib/platform/client-address";
 import { getConfig } from "@/lib/platform/config";
-import { DomainError } from "@/lib/platform/errors";
+import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/platform/errors";
+import { errorForLog } from "@/lib/platform/redact";
+import { describeUnavailable, isUnavailableError, logOutage } from "@/lib/platform/unavailable";
 import { checkRateLimit, getRateLimitStore, getReadLimiter } from "./rate-limit";
 
 // Counting a request against its rate limit (lib/api/rate-limit.ts holds the counters).
@@ -45,8 +47,15 @@ async function enforceLimit(bucket: RateLimitBucket, keys: string[]) {
         : await checkRateLimit(getRateLimitStore(), keys, limit);
   } catch (error) {
     // Never skip the limit silently: without its store the request waits for another day.
-    console.error("Rate-limit store failed:", error);
-    throw new DomainError("unavailable", "rate limiting is unavailable; retry shortly");
+    if (isUnavailableError(error)) {
+      logOutage("rate limiting", `${describeUnavailable(error)}; answered 503`);
+    } else console.error("Rate-limit store failed:", errorForLog(error));
+    throw new DomainError(
+      "unavailable",
+      "rate limiting is unavailable; retry shortly",
+      { "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS },
+      "unavailable",
+    );
   }
   if (!decision.allowed) {
     throw new DomainError(

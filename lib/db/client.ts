@@ -1,10 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { timePool } from "@/lib/platform/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
+import { createPool } from "./pool";
 import { registerRowReader, statementName } from "./row-reader";
 import type { DbTarget } from "./target";
 
@@ -28,12 +28,8 @@ export async function openDatabase(
   options: { timeQueries?: boolean; preparedStatements?: boolean } = {},
 ): Promise<OpenDatabase> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.connectionString, max: 10 });
-    // An idle connection the server closed (a restart, a partition) is dropped by the pool,
-    // which opens another on the next query; without a listener its error would end the process.
-    pool.on("error", (error) =>
-      console.warn(`PostgreSQL: an idle connection closed: ${error.message}`),
-    );
+    // Bounded connects and queries, and an idle connection's death never ends the process.
+    const pool = createPool(target.connectionString);
     if (options.timeQueries) timePool(pool);
     const prepared = options.preparedStatements ?? true;
     const db = new PrismaClient({

@@ -58,13 +58,25 @@ export function informedBySelf(db: Db): void {
   signalOf(db).informed = true;
 }
 
-const RECONNECT_MS = 1_000;
+/** Reconnecting after a failure: the first wait, doubled on each failure up to the most. */
+const RECONNECT_FIRST_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
+/**
+ * A listener hears nothing when no one writes, so a connection lost without a word (a network
+ * partition) would go unnoticed: it is asked a trivial query this often, with this long to
+ * answer, and replaced when it does not.
+ */
+const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 /** The listener's application_name in pg_stat_activity. */
 export const LISTENER_NAME = "marketplace-commit-listener";
 
 /**
- * Listens for other processes' commits on PostgreSQL; reconnects after a failure (nothing is
- * cached meanwhile). `ready` settles after the first attempt, whatever its outcome.
+ * Listens for other processes' commits on PostgreSQL; reconnects after a failure, waiting
+ * longer after each failed attempt (up to RECONNECT_MAX_MS), with nothing cached meanwhile.
+ * Logs one line when it loses the database and one when it is back. `ready` settles after the
+ * first attempt, whatever its outcome, within CONNECT_TIMEOUT_MS.
  */
 export function listenForCommits(
   db: Db,
@@ -74,6 +86,9 @@ export function listenForCommits(
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let lostAt: number | undefined;
 
   const lost = () => {
     // Whatever committed while nobody listened is unknown: forget every answer read so far.
@@ -81,15 +96,36 @@ export function listenForCommits(
     signal.generation += 1;
   };
   const connect = async () => {
-    const next = new pg.Client({ connectionString, application_name: LISTENER_NAME });
+    const next = new pg.Client({
+      connectionString,
+      application_name: LISTENER_NAME,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: HEARTBEAT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     client = next;
     const failed = (error?: unknown) => {
       if (client !== next) return;
       client = undefined;
+      clearInterval(heartbeat);
       lost();
-      if (error) console.error("Commit listener lost its connection; retrying:", error);
+      if (lostAt === undefined && !stopped) {
+        lostAt = Date.now();
+        const why = error instanceof Error ? error.message.split("\n")[0] : "connection ended";
+        console.warn(
+          `Commit listener lost the database (${why}); read caches off until it is back`,
+        );
+      }
+      // Destroyed, not ended: a connection cut off by the network would never answer an end.
+      (
+        next as unknown as { connection?: { stream?: { destroy(): void } } }
+      ).connection?.stream?.destroy();
       next.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect(), RECONNECT_MS);
+      if (stopped) return;
+      const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** failures);
+      failures += 1;
+      retry = setTimeout(() => void connect(), wait);
+      retry.unref();
     };
     next.on("error", failed);
     next.on("end", () => failed());
@@ -107,6 +143,15 @@ export function listenForCommits(
       // Commits before LISTEN took effect were not heard: start from a new generation.
       signal.generation += 1;
       signal.informed = true;
+      failures = 0;
+      if (lostAt !== undefined) {
+        console.info(`Commit listener is back after ${Math.round((Date.now() - lostAt) / 1000)} s`);
+        lostAt = undefined;
+      }
+      heartbeat = setInterval(() => {
+        next.query("SELECT 1").catch((error: unknown) => failed(error));
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
     } catch (error) {
       failed(error);
     }
@@ -116,6 +161,7 @@ export function listenForCommits(
   const stop = async () => {
     stopped = true;
     clearTimeout(retry);
+    clearInterval(heartbeat);
     const current = client;
     client = undefined;
     lost();

@@ -5,6 +5,7 @@ import { DomainError } from "@/lib/platform/errors";
 import type { Event } from "@/lib/generated/prisma/client";
 import { type EventType, LATEST, type ListEventsQuery } from "@/lib/shared/schemas/events";
 import type { EventData, EventView } from "@/lib/shared/view-types";
+import { describeUnavailable, isUnavailableError, logOutage } from "@/lib/platform/unavailable";
 
 /**
  * The read side of the event feed: GET /api/v1/events pages through events in id order, which
@@ -181,7 +182,9 @@ class HeadWatcher {
       const head = await feedHead(this.db);
       for (const waiter of [...this.waiters]) if (head > waiter.after) waiter.settle(head);
     } catch (error) {
-      console.error("Event feed watcher:", error);
+      // Every 200 ms while the database is down: one line per outage, not a stack per poll.
+      if (isUnavailableError(error)) logOutage("event feed watcher", describeUnavailable(error));
+      else console.error("Event feed watcher:", error);
     } finally {
       this.polling = false;
     }

@@ -1,6 +1,8 @@
 import { type Db, getDb } from "@/lib/db";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
+import { startBackgroundLoop } from "@/lib/platform/background-loop";
 import { getConfig } from "@/lib/platform/config";
+import { describeUnavailable, isUnavailableError, logOutage } from "@/lib/platform/unavailable";
 import type { Event, WebhookDelivery, WebhookSubscription } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/kernel/ids";
 import { toEventView } from "./feed";
@@ -143,7 +145,13 @@ export async function sendDueDeliveries(db: Db): Promise<number> {
       try {
         await attemptClaimed(db, next.id, next.attempts);
       } catch (error) {
-        console.error(`Webhook delivery ${next.id}:`, error);
+        // Its lease ends and it is due again: a database outage delays it, loses nothing.
+        if (isUnavailableError(error)) {
+          logOutage(
+            "webhook delivery",
+            `${next.id}: ${describeUnavailable(error)}; tried again later`,
+          );
+        } else console.error(`Webhook delivery ${next.id}:`, error);
       }
     }
   };
@@ -275,22 +283,15 @@ function duration(seconds: number): string {
   return `${Math.round(seconds * 10) / 10} s`;
 }
 
-/** Every server runs one webhook worker (WEBHOOK_WORKER_INTERVAL_MS; 0: none). */
+/**
+ * Every server runs one webhook worker (WEBHOOK_WORKER_INTERVAL_MS; 0: none). While the
+ * database is down its passes back off and it logs one line, then goes on by itself.
+ */
 export function startWebhookWorker(): void {
   const state = globalThis as typeof globalThis & { __webhookWorker?: NodeJS.Timeout };
   const interval = getConfig().WEBHOOK_WORKER_INTERVAL_MS;
   if (state.__webhookWorker || interval === 0) return;
-  let running = false;
-  state.__webhookWorker = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runWebhookWorkerOnce(await getDb());
-    } catch (error) {
-      console.error("Webhook worker:", error);
-    } finally {
-      running = false;
-    }
-  }, interval);
-  state.__webhookWorker.unref();
+  state.__webhookWorker = startBackgroundLoop("Webhook worker", interval, async () =>
+    runWebhookWorkerOnce(await getDb()),
+  );
 }

@@ -2,7 +2,7 @@
 // retry (never a logged 500), on a real embedded database whose one connection is held.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/db";
-import { isTransactionQueueTimeout, toPublicError } from "./errors";
+import { DomainError, isTransactionQueueTimeout, toPublicError } from "./errors";
 
 describe("a write that cannot get the database in time", () => {
   let database: TestDatabase;
@@ -59,5 +59,40 @@ describe("a write that cannot get the database in time", () => {
     expect(
       isTransactionQueueTimeout({ code: "P2028", message: "Transaction already closed" }),
     ).toBe(false);
+  });
+});
+
+describe("a dependency that is down", () => {
+  it("is a 503 `unavailable` with Retry-After, logged as one warning and never as unhandled", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const where = `test ${Math.random()}`;
+      expect(toPublicError(new Error("Connection terminated unexpectedly"), where)).toEqual({
+        status: 503,
+        message: "a service this request needs is not answering; retry shortly",
+        code: "unavailable",
+        headers: { "Retry-After": "2" },
+      });
+      expect(warn.mock.calls).toEqual([
+        [`Dependency unavailable in ${where}: Connection terminated unexpectedly; answered 503`],
+      ]);
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+
+  it("every 503 that passes carries Retry-After, its own when it has one", () => {
+    expect(toPublicError(new DomainError("unavailable", "down"), "test").headers).toEqual({
+      "Retry-After": "2",
+    });
+    const own = new DomainError("unavailable", "down", { "retry-after": "9" }, "chain_unavailable");
+    expect(toPublicError(own, "test").headers).toEqual({ "retry-after": "9" });
+    // Not configured is not an outage: nothing to come back for.
+    const setting = new DomainError("unavailable", "no", {}, "protected_payments_unavailable");
+    expect(toPublicError(setting, "test").headers).toEqual({});
+    expect(toPublicError(new DomainError("conflict", "no"), "test").headers).toEqual({});
   });
 });

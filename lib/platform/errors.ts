@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { errorForLog } from "./redact";
+import { describeUnavailable, isUnavailableError, logOutage } from "./unavailable";
 import type { ErrorCode } from "@/lib/shared/error-codes";
 import { describeIssues } from "@/lib/shared/schemas/common";
 
@@ -101,6 +102,8 @@ export function isTransactionQueueTimeout(error: unknown): boolean {
 }
 
 const BUSY_RETRY_AFTER_SECONDS = "2";
+/** A dependency that is down: most come back within seconds (a database restart, a failover). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = "2";
 
 /** What a client is told about a failure: the HTTP envelope and MCP tool errors alike. */
 export interface PublicError {
@@ -113,17 +116,18 @@ export interface PublicError {
 /**
  * Anything thrown → the one public shape: a DomainError's kind, a zod error's readable
  * sentence (400), a unique violation (409), a write that could not get the database in time
- * (503, retry). Anything unexpected is logged (secrets
- * blanked) and shown as a plain 500.
+ * (503, retry), a dependency down or unreachable (503 `unavailable`, retry; one log line, not
+ * a stack per request: lib/platform/unavailable.ts). Anything unexpected is logged (secrets
+ * blanked) and shown as a plain 500. Every 503 that passes carries Retry-After.
  */
 export function toPublicError(error: unknown, where: string): PublicError {
   if (error instanceof DomainError) {
-    return {
-      status: error.status,
-      message: error.message,
-      code: error.code ?? DEFAULT_CODE[error.kind],
-      headers: error.headers,
-    };
+    const code = error.code ?? DEFAULT_CODE[error.kind];
+    const headers =
+      TRANSIENT_CODES.has(code) && !hasRetryAfter(error.headers)
+        ? { ...error.headers, "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS }
+        : error.headers;
+    return { status: error.status, message: error.message, code, headers };
   }
   if (error instanceof ZodError) {
     return { status: 400, message: describeIssues(error), code: "invalid_request", headers: {} };
@@ -145,6 +149,30 @@ export function toPublicError(error: unknown, where: string): PublicError {
       headers: { "Retry-After": BUSY_RETRY_AFTER_SECONDS },
     };
   }
+  if (isUnavailableError(error)) {
+    logOutage(where, `${describeUnavailable(error)}; answered 503`);
+    return {
+      status: 503,
+      message: "a service this request needs is not answering; retry shortly",
+      code: "unavailable",
+      headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS },
+    };
+  }
   console.error(`Unhandled error in ${where}:`, errorForLog(error));
   return { status: 500, message: "internal server error", code: "internal_error", headers: {} };
+}
+
+/**
+ * 503s that pass (a dependency down, the server busy): always with Retry-After, so a client
+ * knows to come back. `protected_payments_unavailable` is a configuration and does not pass.
+ */
+const TRANSIENT_CODES = new Set<ErrorCode>([
+  "unavailable",
+  "server_busy",
+  "facilitator_unavailable",
+  "chain_unavailable",
+]);
+
+function hasRetryAfter(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === "retry-after");
 }

@@ -132,7 +132,14 @@ export function createSelfHostedFacilitator(
   return {
     signerAddresses: senders.addresses,
     stop: () => senders.stop(),
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    verify: async (payload, requirements) => {
+      const verdict = await facilitator.verify(payload, requirements);
+      // x402 answers "invalid signature" (or a balance it could not read) when the RPC it asked
+      // did not answer: a refusal counts only if the chain answers now, else this throws and
+      // the app server answers 503 (nothing charged, retry) instead of a false 402.
+      if (!verdict.isValid) await client.getBlockNumber({ cacheTime: 0 });
+      return verdict;
+    },
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };

@@ -1,0 +1,81 @@
+// The server's PostgreSQL connections, bounded so that a database that is down, restarting or
+// cut off by the network fails a request in seconds (503, lib/platform/unavailable.ts) instead
+// of holding it forever, and so that the pool heals by itself once the database is back.
+import type { Socket } from "node:net";
+import pg from "pg";
+
+export const POOL_LIMITS = {
+  /** Connections per process (docs/operations.md: plan max_connections for N × 11). */
+  max: 10,
+  /**
+   * Opening a connection, or waiting for a free one, longer than this fails the query. As long
+   * as a write transaction's own wait (WRITE_TRANSACTION.maxWait): what a burst waits for in
+   * the queue is unchanged; a database that never answers (a partition) is given up on.
+   */
+  connectionTimeoutMillis: 10_000,
+  /**
+   * A query with no answer for this long fails and its connection is closed. Longer than a
+   * write transaction may last (WRITE_TRANSACTION.timeout, 20 s), so only a lost connection
+   * reaches it: PostgreSQL's own restarts close the socket and fail at once.
+   */
+  queryTimeoutMillis: 30_000,
+  /** TCP keepalive on idle connections, so that a peer gone without a word is noticed. */
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
+
+/** The fields of pg.Client this file reaches into (node-postgres keeps them untyped). */
+interface ClientInternals {
+  connection?: { stream?: Socket };
+}
+
+type Callback = (error: Error | null, result?: unknown) => void;
+
+/**
+ * A client that closes its connection when a query times out. node-postgres fails the query
+ * but keeps the connection, whose lost query still blocks every later one on it; a transaction
+ * would then hand that connection back to the pool, and each next user would wait out the
+ * timeout again.
+ */
+class BoundedClient extends pg.Client {
+  // The overloads of pg.Client.query, taken through as given.
+  override query(...args: unknown[]): never {
+    const last = args.length - 1;
+    const callback = typeof args[last] === "function" ? (args[last] as Callback) : undefined;
+    if (callback) {
+      args[last] = (error: Error | null, result?: unknown) => {
+        if (error) this.closeIfTimedOut(error);
+        callback(error, result);
+      };
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (!callback && result instanceof Promise) {
+      result.catch((error: unknown) => this.closeIfTimedOut(error));
+    }
+    return result as never;
+  }
+
+  private closeIfTimedOut(error: unknown) {
+    if (error instanceof Error && error.message === "Query read timeout") {
+      (this as unknown as ClientInternals).connection?.stream?.destroy();
+    }
+  }
+}
+
+export type PoolLimits = { -readonly [K in keyof typeof POOL_LIMITS]: number };
+
+/** A pool for `connectionString` with the bounds above (tests shorten them). */
+export function createPool(connectionString: string, limits: PoolLimits = POOL_LIMITS): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: limits.max,
+    connectionTimeoutMillis: limits.connectionTimeoutMillis,
+    query_timeout: limits.queryTimeoutMillis,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: limits.keepAliveInitialDelayMillis,
+    Client: BoundedClient,
+  });
+  // An idle connection the server closed (a restart) is dropped by the pool, which then emits
+  // `error`: with no listener that would end the process. The next query opens a new one.
+  pool.on("error", () => undefined);
+  return pool;
+}
