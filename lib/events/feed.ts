@@ -52,29 +52,18 @@ export async function listEvents(db: Db, query: ListEventsQuery): Promise<EventP
   return { items: items.map(toEventView), nextCursor: end.toString(), hasMore };
 }
 
-/**
- * 410: ERROR_STATUS (lib/platform/errors.ts) has no kind for "gone", so this one error says
- * its status itself; its code is what clients branch on.
- */
-class CursorExpired extends DomainError {
-  constructor(message: string) {
-    super("not_found", message, {}, "cursor_expired");
-  }
-
-  override get status(): number {
-    return 410;
-  }
-}
-
 /** Refuses a cursor below the pruned range's end: the events right after it are gone. */
 async function assertNotPruned(db: Db, after: bigint): Promise<void> {
   const mark = await db.eventPruning.findUnique({ where: { id: 1 } });
   const prunedThrough = mark?.prunedThrough ?? 0n;
   if (after >= prunedThrough) return;
-  throw new CursorExpired(
+  throw new DomainError(
+    "gone",
     `the events after ${after} were deleted (the feed keeps ${getConfig().EVENT_RETENTION_DAYS} ` +
       `days of events): re-read what you follow, then continue with after=${prunedThrough} ` +
       "(the oldest kept) or after=latest",
+    {},
+    "cursor_expired",
   );
 }
 

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   timeout: 408,
   conflict: 409,
+  gone: 410,
   too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -40,6 +41,8 @@ export const DEFAULT_CODE: Record<ErrorKind, ErrorCode> = {
   method_not_allowed: "method_not_allowed",
   timeout: "request_timeout",
   conflict: "conflict",
+  // The one thing that can be gone today: a feed cursor into pruned events.
+  gone: "cursor_expired",
   too_large: "payload_too_large",
   unsupported_media_type: "unsupported_media_type",
   rate_limited: "rate_limited",
