@@ -5,9 +5,9 @@
 // `postgres` user. Development and test machinery only: nothing in lib/ or app/ imports it.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 export type ShutdownMode = "smart" | "fast" | "immediate";
 
@@ -47,17 +47,6 @@ export function postgresBinDir(): string {
   } catch {
     throw new Error("no PostgreSQL server binaries found (initdb): install postgresql");
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** uid and gid of `postgres` when we are root (PostgreSQL will not run as root). */

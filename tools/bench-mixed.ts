@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { CATEGORIES } from "@/lib/shared/enums";
 import type { Target } from "./bench-measure";
 import { BENCH_AGENTS, BENCH_POSTER_KEY, WORDS } from "./bench-seed";
+import { seededRandom } from "./seeded-random";
 import { privateKeyToAccount } from "viem/accounts";
 
 /** How many distinct requests the workload walks through (the echo holds up to 10,000). */
@@ -20,18 +21,6 @@ export interface MixedRequest {
   path: string;
   /** Pages of the same list to read first, for the cursor (0: a first page). */
   after: number;
-}
-
-/** mulberry32: the same workload on every run. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const POSTER = privateKeyToAccount(BENCH_POSTER_KEY).address;
@@ -127,7 +116,7 @@ function kinds(size: number, next: () => number) {
 
 /** `count` distinct requests over a seeded schema of `size` jobs, the same on every run. */
 export function mixedRequests(size: number, count = MIXED_REQUESTS): MixedRequest[] {
-  const next = random(size);
+  const next = seededRandom(size);
   const table = kinds(size, next);
   const total = table.reduce((sum, kind) => sum + kind.weight, 0);
   const seen = new Set<string>();

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import net from "node:net";
+import { freePort } from "@/dev/free-port";
 import { trackProcessGroup } from "./process-groups";
 import { appServerArgs } from "./run";
 
@@ -12,21 +12,6 @@ export interface NextServer {
   /** SIGKILL at once: the process dies mid-request, as a crash would. */
   kill(): Promise<void>;
   logs(): string;
-}
-
-/**
- * A port the kernel says is free right now. It is only a guess: another process may bind it
- * before the server does, so launchNextServer retries on EADDRINUSE with another one.
- */
-async function candidatePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The port was taken between choosing it and the server binding it: try another. */
@@ -68,7 +53,7 @@ export async function launchNextServer(
   // server on a port it does not own.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launchOnce(env, options, options.port ?? (await candidatePort()));
+      return await launchOnce(env, options, options.port ?? (await freePort()));
     } catch (error) {
       if (!(error instanceof AddressInUse) || attempt >= BIND_ATTEMPTS) throw error;
       // A fixed port taken: its last owner may still be letting go of it; wait, then again.

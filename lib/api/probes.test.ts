@@ -4,7 +4,7 @@
 import net from "node:net";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/dev/postgres-cluster";
+import { freePort } from "@/dev/free-port";
 import { LOCAL_FACILITATOR_ADDRESS, LOCAL_FACILITATOR_PRIVATE_KEY } from "@/dev/local-chain";
 import { openDatabase } from "@/lib/db/client";
 import { createChainClient } from "@/lib/payments/chain/client";

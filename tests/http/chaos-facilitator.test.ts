@@ -6,7 +6,7 @@
 // nobody is charged twice, and every answer on the way is a 200, a 409 settlement_pending, or
 // a 503 with Retry-After while the facilitator was down: never a 500 or a 402.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/dev/postgres-cluster";
+import { freePort } from "@/dev/free-port";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import {
   eventually,

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/dev/postgres-cluster";
+import { freePort } from "@/dev/free-port";
 import { ApiClient } from "@/tests/helpers/api";
 import { eventually } from "@/tests/helpers/chaos";
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from "@/tests/helpers/db";

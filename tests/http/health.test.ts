@@ -4,7 +4,7 @@
 // (on PostgreSQL) the database behind a TCP proxy that is cut. Neither is rate limited, neither
 // says where anything is.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort } from "@/dev/postgres-cluster";
+import { freePort } from "@/dev/free-port";
 import { startTcpProxy, type TcpProxy } from "@/dev/tcp-proxy";
 import { ApiClient } from "@/tests/helpers/api";
 import { DB_KINDS, TEST_DATABASE_URL, TEST_REDIS_URL } from "@/tests/helpers/db";

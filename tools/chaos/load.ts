@@ -18,6 +18,7 @@ import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mintTestUsdc } from "@/dev/local-chain";
 import type { Recorder } from "./recorder";
+import { seededRandom } from "../seeded-random";
 
 /** Each poster is minted this much once, and again when it runs low. */
 const MINT_ATOMIC = 1_000_000_000n; // 1,000 USDC
@@ -41,18 +42,6 @@ export interface LoadStats {
 export interface Actor {
   account: LocalAccount;
   client: MarketplaceClient;
-}
-
-/** Seeded randomness (mulberry32): the same seed, the same choices. */
-export function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -131,7 +120,7 @@ export class Load {
     const account = privateKeyToAccount(generatePrivateKey());
     const client = createMarketplaceClient({
       baseUrl: this.options.appUrl,
-      fetch: this.options.recorder.fetchFor(name, random(this.options.seed + this.actors++)),
+      fetch: this.options.recorder.fetchFor(name, seededRandom(this.options.seed + this.actors++)),
     });
     await persist(`${name} sign-in`, () =>
       signIn(client, account, { baseUrl: this.options.appUrl, chainId: 31337 }),
@@ -153,7 +142,7 @@ export class Load {
   }
 
   private async pair(index: number) {
-    const rand = random(this.options.seed + index * 7919);
+    const rand = seededRandom(this.options.seed + index * 7919);
     const think = () => sleep(150 + rand() * 500);
     let poster: Actor;
     let agent: Actor;

@@ -15,7 +15,8 @@ import { cleanUp, installSignalHandlers } from "./cleanup";
 import { classify, clientErrorGroups, failureGroups, faultTable } from "./classify";
 import { type Invariant, runChecks } from "./checks";
 import { type FaultWindow, hasReadyEndpoint, runFault, schedule } from "./faults";
-import { Load, random } from "./load";
+import { Load } from "./load";
+import { seededRandom } from "../seeded-random";
 import { type ChaosOptions, parseOptions } from "./options";
 import { Recorder } from "./recorder";
 import { Report } from "./report";
@@ -73,7 +74,7 @@ async function run(options: ChaosOptions): Promise<boolean> {
     );
   }, 30_000);
   try {
-    for (const { name, at } of schedule(options.faults, durationMs, random(options.seed))) {
+    for (const { name, at } of schedule(options.faults, durationMs, seededRandom(options.seed))) {
       const wait = loadStart + at - recorder.now();
       if (wait > 0) await sleep(wait);
       windows.push(
