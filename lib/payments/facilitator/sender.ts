@@ -45,6 +45,8 @@ export type OnSigned = (tx: SignedTransaction) => Promise<void> | void;
 export interface SendOptions {
   /** Not broadcast when `onSigned` fails (its nonce stays free for the next one). */
   abortIfUnrecorded?: boolean;
+  /** The gas this very request was estimated at just before (./gas-estimates.ts): not asked again. */
+  gas?: bigint;
 }
 
 export interface SerialSenderOptions {
@@ -86,6 +88,14 @@ export class SerialSender {
   /** Hashes of this sender's transactions by nonce, until the chain has mined past them. */
   private readonly sent = new Map<number, Hex>();
   private fees: { at: number; value: Promise<Fees> } | undefined;
+  /**
+   * Whether the transaction this sender handled last ended in a broadcast the node took. The
+   * one queued right behind it then takes the next nonce without asking the node's count: a
+   * run of back-to-back sends asks once, at its start (pickNonce), not once per transaction.
+   * Should another process have used that nonce meanwhile, the node answers "nonce too low"
+   * and the next one is taken (sendNow); any other ending makes the next one ask.
+   */
+  private lastSendOk = false;
 
   constructor(private readonly options: SerialSenderOptions) {
     this.address = options.account.address;
@@ -103,13 +113,18 @@ export class SerialSender {
    */
   send(request: SendRequest, onSigned?: OnSigned, options: SendOptions = {}): Promise<Hex> {
     // Started now, beside the transactions ahead in the queue; awaited in order.
-    const estimate = this.estimateGas(request).then(
-      (gas) => ({ gas }),
-      (error: unknown) => ({ error }),
-    );
+    const estimate =
+      options.gas !== undefined
+        ? Promise.resolve({ gas: options.gas })
+        : this.estimateGas(request).then(
+            (gas) => ({ gas }),
+            (error: unknown) => ({ error }),
+          );
+    // Queued behind another: that one's nonce is known once it is sent (see pickNonce).
+    const behindAnother = this.waiting > 0;
     this.waiting++;
     const run = this.queue
-      .then(() => this.sendNow(request, estimate, onSigned, options))
+      .then(() => this.sendNow(request, estimate, onSigned, options, behindAnother))
       .finally(() => this.waiting--);
     this.queue = run.catch(() => undefined);
     return run;
@@ -120,15 +135,19 @@ export class SerialSender {
     estimated: Promise<{ gas: bigint } | { error: unknown }>,
     onSigned: OnSigned | undefined,
     options: SendOptions,
+    behindAnother: boolean,
   ): Promise<Hex> {
     const { account, chainId } = this.options;
     const maxAttempts = this.options.maxAttempts ?? 5;
+    // Read as this one starts, the one ahead being done with; true again once this one is sent.
+    const followsASend = behindAnother && this.lastSendOk;
+    this.lastSendOk = false;
     const early = await estimated;
     // An estimate made ahead may have depended on a transaction ahead of it: once more, in order.
     const gas = "gas" in early ? early.gas : await this.estimateGasOrRefuse(request);
     const fees = await this.currentFees();
     let lastError: unknown;
-    let nonce = await this.pickNonce();
+    let nonce = (followsASend ? this.nextNonce : undefined) ?? (await this.pickNonce());
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const raw = await account.signTransaction!({
         chainId,
@@ -175,7 +194,8 @@ export class SerialSender {
     throw lastError;
   }
 
-  private estimateGas(request: SendRequest): Promise<bigint> {
+  /** The gas `request` would take from this key now; rejects where the call would revert. */
+  estimateGas(request: SendRequest): Promise<bigint> {
     return this.options.client.estimateGas({
       account: this.options.account.address,
       to: request.to,
@@ -238,6 +258,7 @@ export class SerialSender {
   private recordSent(nonce: number, hash: Hex): Hex {
     this.sent.set(nonce, hash);
     this.nextNonce = nonce + 1;
+    this.lastSendOk = true;
     return hash;
   }
 
