@@ -118,12 +118,16 @@ export class ReceiptWatcher {
   /**
    * Reads the head first, then matches the blocks since the last one seen, then asks directly
    * for the receipts of waiters not yet asked: a transaction mined at or before that head is
-   * found by the direct question, one mined after it by a later scan.
+   * found by the direct question, one mined after it by a later scan. The blocks are read only
+   * for a waiter already asked and not found then: one not yet asked is found by its question
+   * wherever it was mined (on a chain that mines each transaction as it comes, every waiter is
+   * found so, and no block is read).
    */
   private async poll() {
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
     const from = this.lastSeen === undefined ? undefined : this.lastSeen + 1n;
-    if (from !== undefined && head >= from) {
+    const askedBefore = [...this.waiters.values()].some((list) => list.every((w) => w.checked));
+    if (from !== undefined && head >= from && askedBefore) {
       if (head - from >= BigInt(MAX_BLOCKS_PER_SCAN)) {
         await this.askDirectly([...this.waiters.keys()]);
       } else {
