@@ -1,5 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { Db } from "@/lib/db";
+import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { DomainError, isUniqueViolation } from "@/lib/platform/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/kernel/ids";
@@ -91,13 +92,18 @@ export async function findSettlementByAuthorization(
 }
 
 /**
- * Claims the job's settlement slot before any money moves, in one statement (one round-trip,
- * its row locks held only inside the database): locks the job while it is open (FOR SHARE,
- * as `holdState` does, so a transition's UPDATE waits for it), then the proposal while it is
- * this job's and pending (FOR UPDATE), in that order, and inserts the `pending` row only when
- * both held. A concurrent reject locks the same proposal row, so a claimed proposal is never
- * rejected and a rejected one is never claimed. The partial unique index lets exactly one
- * claim per job win, on one server or many (SlotTakenError for the others).
+ * Claims the job's settlement slot before any money moves, in one statement: locks the job
+ * while it is open (FOR SHARE, as `holdState` does, so a transition's UPDATE waits for it),
+ * then the proposal while it is this job's and pending (FOR UPDATE), in that order, and
+ * inserts the `pending` row only when both held. A concurrent reject locks the same proposal
+ * row, so a claimed proposal is never rejected and a rejected one is never claimed. The
+ * partial unique index lets exactly one claim per job win, on one server or many
+ * (SlotTakenError for the others).
+ *
+ * The statement runs in a transaction of its own (BEGIN, it, COMMIT: three round-trips where
+ * the locks and the insert took five): committed by this process only, so a server that dies
+ * while its claim waits leaves nothing behind, as before; and a claim that cannot get a
+ * connection in time answers 503 (WRITE_TRANSACTION), nothing charged.
  */
 export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promise<Settlement> {
   const now = new Date();
@@ -133,9 +139,10 @@ export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promi
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   // Timestamps are UTC without a zone, as Prisma writes them (the zone of the ISO text is ignored).
   const at = (date: Date | null) => (date === null ? null : date.toISOString());
-  let held: { jobOpen: boolean; proposalPending: boolean }[];
+  let held: ClaimHeld[];
   try {
-    held = await db.$queryRaw`
+    held = await db.$transaction(
+      (tx) => tx.$queryRaw<ClaimHeld[]>`
       WITH "job" AS MATERIALIZED (
         SELECT "id" FROM "jobs"
         WHERE "id" = ${row.jobId} AND "status"::text = ${OPERATIONS.pay.from}
@@ -160,7 +167,9 @@ export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promi
         RETURNING "id"
       )
       SELECT EXISTS (SELECT 1 FROM "job") AS "jobOpen",
-        EXISTS (SELECT 1 FROM "claimed") AS "proposalPending"`;
+        EXISTS (SELECT 1 FROM "claimed") AS "proposalPending"`,
+      WRITE_TRANSACTION,
+    );
   } catch (error) {
     if (!isUniqueViolation(error) && !isRawUniqueViolation(error)) throw error;
     throw new SlotTakenError();
@@ -170,6 +179,11 @@ export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promi
     throw settleConflict("proposal_not_pending", "the proposal is no longer pending");
   }
   return row;
+}
+
+interface ClaimHeld {
+  jobOpen: boolean;
+  proposalPending: boolean;
 }
 
 /** A unique violation of a raw statement: Prisma's P2010 carries the driver's error. */
@@ -258,7 +272,8 @@ export async function markSettlementSucceeded(
     let [row] = await tx.settlement.updateManyAndReturn({ where: { id, status: "pending" }, data });
     if (!row) {
       [row] = await tx.settlement.updateManyAndReturn({ where: { id, status: "failed" }, data });
-      if (row) console.error(`Settlement ${id} was failed but the chain shows its transfer ${txHash}`);
+      if (row)
+        console.error(`Settlement ${id} was failed but the chain shows its transfer ${txHash}`);
     }
     if (!row) return tx.settlement.findUniqueOrThrow({ where: { id } });
     if (row.scheme === "auth_capture") {
