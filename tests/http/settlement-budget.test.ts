@@ -31,7 +31,7 @@ interface Cost {
  *     its one statement, COMMIT: 3), the hash before the broadcast (1), succeeded with its event
  *     (BEGIN, UPDATE ... RETURNING, the event's facts, the event, COMMIT: 5); a protected
  *     payment's hold (1 more);
- *   chain: the payer's code (1, x402's verify; its settle finds it kept), the simulation that
+ *   chain: the payer's code (1, at verify; settle finds it kept), the simulation that
  *     is also the gas estimate (1), the fee estimate (2, kept for a second, so not every time),
  *     the claim's block number (1), the key's nonce (1, once per run of sends), the broadcast
  *     (1), the receipt watcher's head and the receipt (2). No eth_call: the simulation is the

@@ -25,6 +25,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import type { SettlementNetwork } from "../chain/network";
 import { type BalanceWatch, SenderPool } from "./sender-pool";
+import { verifiedByTheChain } from "./verify-by-chain";
 import { timedRpcFetch } from "@/lib/platform/server-timing";
 
 export type { FacilitatorClient };
@@ -174,7 +175,15 @@ export function createSelfHostedFacilitator(
     signerAddresses: senders.addresses,
     receiptOf: (hash) => senders.receipts.recent(hash),
     stop: () => senders.stop(),
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    // A plain payment from an address without code is verified by the token's own execution
+    // of it (./verify-by-chain.ts): x402 recovers its signature again when settling it.
+    verify: async (payload, requirements) =>
+      (payload.x402Version === 2 && requirements.network === settlement.network
+        ? await verifiedByTheChain(payload, requirements, {
+            code: contractCode,
+            simulate: (request) => senders.estimates.simulate(request),
+          })
+        : undefined) ?? facilitator.verify(payload, requirements),
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };

@@ -130,9 +130,10 @@ export async function settleJobPayment(
   } else {
     refusal =
       checkTerms(header, required, job.posterAddress) ??
-      // The facilitator in this process checks the very same signature, in this process
-      // (x402's verify recovers it before any chain call but the payer's code): ours is for a
-      // facilitator over HTTP, so that garbage never costs it a request.
+      // The facilitator in this process checks the signature itself (the token's own check of
+      // it in the simulation of the transfer, or x402's recovery), and x402 again before it
+      // broadcasts: ours is for a facilitator over HTTP, so that garbage never costs it a
+      // request.
       (facilitatorInProcess()
         ? undefined
         : await checkSignature(header, required, transferWithAuthorizationTypes)) ??
