@@ -4,7 +4,10 @@
 // database), against the chain's own rate for one key's transfers measured in the same run.
 // Each key's settlements go out in nonce order, pipelined (lib/payments/facilitator/sender.ts):
 // one key's burst is held to 85% of that rate, two keys' to 1.7 times it. When the two bursts
-// come out alike, the keys are not what limits them (the server's own work per payment is).
+// come out alike, the keys are not what limits them (the server's own work per payment is):
+// each burst also prints the server's CPU time per payment (all its threads, from /proc), a
+// figure a busy machine moves far less than the rates.
+import fs from "node:fs";
 import { createPublicClient, createWalletClient, http, keccak256, toBytes, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { testUsdcAbi } from "@/dev/contracts";
@@ -23,6 +26,27 @@ export interface PaymentBurstResult {
   settled: number;
   seconds: number;
   perSecond: number;
+  /** The server's CPU time per payment (user + system, every process of its group), in ms. */
+  serverCpuMs?: number;
+}
+
+/** CPU time so far of every process in `pgid`'s group (the server and its workers), in ms. */
+function groupCpuMs(pgid: number): number {
+  const ticksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
+  let ticks = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp, ... utime (14th), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / ticksPerMs;
 }
 
 export interface ChainRateResult {
@@ -49,8 +73,10 @@ export async function measurePaymentBurst(
   baseUrl: string,
   rpcUrl: string,
   count: number,
+  serverPid?: number,
 ): Promise<PaymentBurstResult> {
   const cases = await prepareCases(baseUrl, rpcUrl, count);
+  const cpuBefore = serverPid === undefined ? 0 : groupCpuMs(serverPid);
   const started = performance.now();
   const statuses = await Promise.all(
     cases.map(async (c) => {
@@ -60,12 +86,14 @@ export async function measurePaymentBurst(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const serverCpuMs =
+    serverPid === undefined ? undefined : (groupCpuMs(serverPid) - cpuBefore) / count;
   const settled = statuses.filter((status) => status === 200).length;
   if (settled !== count) {
     const others = statuses.filter((status) => status !== 200);
     throw new Error(`payment burst: ${settled} of ${count} settled; others ${others.join(", ")}`);
   }
-  return { payments: count, settled, seconds, perSecond: count / seconds };
+  return { payments: count, settled, seconds, perSecond: count / seconds, serverCpuMs };
 }
 
 /**
@@ -131,7 +159,7 @@ async function fund(rpcUrl: string, key: Hex) {
 /** A server on the same database with more environment (the two-key run's). */
 export type StartServer = (
   env: Record<string, string>,
-) => Promise<{ url: string; stop(): Promise<void> }>;
+) => Promise<{ url: string; pid: number; stop(): Promise<void> }>;
 
 const fixed = (n: number) => n.toFixed(1);
 /** Payments each server settles before its measured burst. */
@@ -144,16 +172,18 @@ const WARM_UP = 10;
  */
 export async function benchPayments(options: {
   serverUrl: string;
+  /** The one-key server's process (its CPU time per payment is printed). */
+  serverPid?: number;
   rpcUrl: string;
   count: number;
   startServer: StartServer;
 }): Promise<Goal[]> {
-  const { serverUrl, rpcUrl, count } = options;
+  const { serverUrl, serverPid, rpcUrl, count } = options;
   // Each server first settles a few payments unmeasured: its settle route loaded and compiled,
   // so that neither burst pays for a cold start (the two-key server is a new process).
   const warmUp = (url: string) => measurePaymentBurst(url, rpcUrl, Math.min(WARM_UP, count));
   await warmUp(serverUrl);
-  const oneKey = await measurePaymentBurst(serverUrl, rpcUrl, count);
+  const oneKey = await measurePaymentBurst(serverUrl, rpcUrl, count, serverPid);
   const rate = await measureChainTransferRate(rpcUrl, count);
   await fund(rpcUrl, SECOND_FACILITATOR_KEY);
   const twoKeyServer = await options.startServer({
@@ -163,13 +193,16 @@ export async function benchPayments(options: {
   let twoKeys: PaymentBurstResult;
   try {
     await warmUp(twoKeyServer.url);
-    twoKeys = await measurePaymentBurst(twoKeyServer.url, rpcUrl, count);
+    twoKeys = await measurePaymentBurst(twoKeyServer.url, rpcUrl, count, twoKeyServer.pid);
   } finally {
     await twoKeyServer.stop();
   }
   const burst = (label: string, result: PaymentBurstResult) =>
     `payments, ${label}: ${result.settled}/${result.payments} settled in ${fixed(result.seconds)} s = ` +
-    `${fixed(result.perSecond)} payments/s (${percent(result.perSecond / rate.perSecond)} of the chain's rate)`;
+    `${fixed(result.perSecond)} payments/s (${percent(result.perSecond / rate.perSecond)} of the chain's rate)` +
+    (result.serverCpuMs === undefined
+      ? ""
+      : `; server CPU ${fixed(result.serverCpuMs)} ms per payment`);
   console.log(
     `the chain alone: ${rate.transfers} transfers from one key in ${fixed(rate.seconds)} s = ` +
       `${fixed(rate.perSecond)} transfers/s\n${burst("one gas key", oneKey)}\n${burst("two gas keys", twoKeys)}`,

@@ -575,6 +575,7 @@ async function benchWrites(
       goals.push(
         ...(await benchPayments({
           serverUrl: server.url,
+          serverPid: server.pid,
           rpcUrl,
           count: PAYMENTS,
           startServer: (env) => startServer(scratch.url, rpcUrl, { extraEnv: env }),

@@ -180,6 +180,7 @@ export async function submitAuthorize(
   }
   return {
     response: { success: true, transaction: hash, network: network.network, payer: claim.payer },
+    receipt,
   };
 }
 

@@ -8,17 +8,18 @@ import {
   ContractFunctionRevertedError,
   encodeFunctionData,
   type Hex,
-  type PublicClient,
   type TransactionReceipt,
   WaitForTransactionReceiptTimeoutError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { getChainClient } from "../chain/client";
 import { confirmationTimeoutMs, getSettlementNetwork } from "../chain/network";
+import { GasEstimates } from "../facilitator/gas-estimates";
+import { ReceiptWatcher } from "../facilitator/receipts";
 import { type OnSigned, SerialSender } from "../facilitator/sender";
 import { escrowAbi } from "./abi";
 import type { PaymentInfo } from "./payment-info";
-import type { EscrowSettings } from "./settings";
+import { type EscrowSettings, getEscrowSettings } from "./settings";
 
 export type OperatorCall =
   | { kind: "authorize"; info: PaymentInfo; amount: bigint; collector: Hex; signature: Hex }
@@ -44,15 +45,36 @@ export function encodeOperatorCall(call: OperatorCall): Hex {
   }
 }
 
-function operatorSender(settings: EscrowSettings): SerialSender {
-  const cache = globalThis as typeof globalThis & { __escrowSender?: SerialSender };
-  cache.__escrowSender ??= new SerialSender({
-    account: privateKeyToAccount(settings.operatorKey),
-    client: getChainClient(),
-    chainId: getSettlementNetwork().chain.id,
-  });
-  return cache.__escrowSender;
+interface Operator {
+  sender: SerialSender;
+  /** Each authorize's simulation is its gas estimate, kept for its send (facilitator/gas-estimates.ts). */
+  estimates: GasEstimates;
+  /** The operator's receipts, awaited together (facilitator/receipts.ts). */
+  receipts: ReceiptWatcher;
 }
+
+function operatorOf(settings: EscrowSettings): Operator {
+  const cache = globalThis as typeof globalThis & { __escrowOperator?: Operator };
+  if (!cache.__escrowOperator) {
+    const client = getChainClient();
+    const sender = new SerialSender({
+      account: privateKeyToAccount(settings.operatorKey),
+      client,
+      chainId: getSettlementNetwork().chain.id,
+    });
+    cache.__escrowOperator = {
+      sender,
+      estimates: new GasEstimates((request) => sender.estimateGas(request)),
+      receipts: new ReceiptWatcher(client, client.pollingInterval),
+    };
+  }
+  return cache.__escrowOperator;
+}
+
+const requestOf = (settings: EscrowSettings, call: OperatorCall) => ({
+  to: settings.escrow,
+  data: encodeOperatorCall(call),
+});
 
 /** Sends the call; `onSigned` hears its hash before the broadcast. Resolves with the hash. */
 export function sendOperatorCall(
@@ -61,27 +83,39 @@ export function sendOperatorCall(
   onSigned?: OnSigned,
   options?: { abortIfUnrecorded?: boolean },
 ): Promise<Hex> {
-  return operatorSender(settings).send(
-    { to: settings.escrow, data: encodeOperatorCall(call) },
-    onSigned,
-    options,
-  );
+  const { sender, estimates } = operatorOf(settings);
+  const request = requestOf(settings, call);
+  return sender.send(request, onSigned, { ...options, gas: estimates.take(request) });
 }
 
 /**
  * The call run against the chain's state without sending it: undefined when it would
- * succeed, else the escrow's custom error name (or the revert's text).
+ * succeed, else the escrow's custom error name (or the revert's text). It runs as the call's
+ * gas estimate, whose figure its send then takes; only a refused estimate also runs the call
+ * (eth_call), whose revert says why.
  */
 export async function simulateOperatorCall(
   settings: EscrowSettings,
   call: OperatorCall,
 ): Promise<string | undefined> {
+  const request = requestOf(settings, call);
   try {
-    await getChainClient().call({
-      account: settings.operator,
-      to: settings.escrow,
-      data: encodeOperatorCall(call),
-    });
+    await operatorOf(settings).estimates.simulate(request);
+    return undefined;
+  } catch (error) {
+    const reverted = await revertOf(settings, request);
+    if (reverted !== undefined) return reverted;
+    throw error;
+  }
+}
+
+/** Why the call reverts, run as an eth_call from the operator; undefined when it does not. */
+async function revertOf(
+  settings: EscrowSettings,
+  request: { to: Hex; data: Hex },
+): Promise<string | undefined> {
+  try {
+    await getChainClient().call({ account: settings.operator, ...request });
     return undefined;
   } catch (error) {
     const reverted =
@@ -106,15 +140,17 @@ const OPERATOR_CONFIRMATION_TIMEOUT_MS = 20_000;
 
 /**
  * The receipt, or null when none arrives within `timeoutMs` (by default the confirmation
- * timeout a request waits before answering "pending"; the outcome is then unknown).
+ * timeout a request waits before answering "pending"; the outcome is then unknown). Awaited
+ * with the operator's other transactions: one watcher reads each block once for all of them.
  */
 export async function receiptWithin(
   hash: Hex,
   timeoutMs: number = confirmationTimeoutMs(OPERATOR_CONFIRMATION_TIMEOUT_MS),
-  client: PublicClient = getChainClient(),
 ): Promise<TransactionReceipt | null> {
+  const settings = getEscrowSettings();
+  if (!settings) throw new Error("no escrow operator is configured: it has no transactions");
   try {
-    return await client.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+    return await operatorOf(settings).receipts.wait(hash, timeoutMs);
   } catch (error) {
     if (error instanceof WaitForTransactionReceiptTimeoutError) return null;
     throw error;

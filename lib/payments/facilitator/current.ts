@@ -2,6 +2,7 @@
 // configuration: our own key in this process (`npm run dev`, one server), or a facilitator
 // over HTTP (our `npm run facilitator` service beside N app servers, or a hosted one).
 import "server-only";
+import type { Hex, TransactionReceipt } from "viem";
 import { getConfig } from "@/lib/platform/config";
 import { getDb } from "@/lib/db";
 import {
@@ -9,6 +10,7 @@ import {
   createHttpFacilitator,
   createSelfHostedFacilitator,
   type FacilitatorClient,
+  type SelfHostedFacilitator,
   type SettlementBroadcast,
 } from "./facilitators";
 import { getSettlementNetwork } from "../chain/network";
@@ -18,6 +20,20 @@ export function getFacilitator(): FacilitatorClient {
   const cache = globalThis as typeof globalThis & { __x402Facilitator?: FacilitatorClient };
   cache.__x402Facilitator ??= createConfiguredFacilitator();
   return cache.__x402Facilitator;
+}
+
+/**
+ * The receipt of a settlement the facilitator in this process waited for lately (the chain's
+ * own answer, already read); none with a facilitator over HTTP.
+ */
+export function knownReceipt(hash: Hex): TransactionReceipt | undefined {
+  const facilitator = getFacilitator() as Partial<SelfHostedFacilitator>;
+  return facilitator.receiptOf?.(hash);
+}
+
+/** Whether the facilitator runs in this process (its verify makes no request to another). */
+export function facilitatorInProcess(): boolean {
+  return "receiptOf" in getFacilitator();
 }
 
 function createConfiguredFacilitator(): FacilitatorClient {

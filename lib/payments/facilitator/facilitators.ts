@@ -20,10 +20,12 @@ import {
   type Abi,
   type Address,
   type Hex,
+  type TransactionReceipt,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SettlementNetwork } from "../chain/network";
 import { type BalanceWatch, SenderPool } from "./sender-pool";
+import { verifiedByTheChain } from "./verify-by-chain";
 import { timedRpcFetch } from "@/lib/platform/server-timing";
 
 export type { FacilitatorClient };
@@ -41,6 +43,8 @@ export interface SettlementBroadcast {
 export interface SelfHostedFacilitator extends FacilitatorClient {
   /** The accounts that submit settlements (and pay their gas), one ordered queue each. */
   readonly signerAddresses: Address[];
+  /** The receipt of a settlement this facilitator waited for lately (no chain call). */
+  receiptOf(hash: Hex): TransactionReceipt | undefined;
   /** Stops the periodic balance check. */
   stop(): void;
 }
@@ -57,6 +61,24 @@ export interface SelfHostedOptions {
 }
 
 type ChainSettings = Pick<SettlementNetwork, "name" | "network" | "chain" | "rpcUrl">;
+
+/** How long an address found without code (or with a delegation) is taken as such. */
+const CODE_RECHECK_MS = 5_000;
+
+function rememberChangeable(
+  changeable: Map<Address, { code: Hex | undefined; at: number }>,
+  address: Address,
+  code: Hex | undefined,
+) {
+  const now = Date.now();
+  changeable.delete(address);
+  changeable.set(address, { code, at: now });
+  // Oldest first: drop what has expired, and never keep more than 10,000.
+  for (const [oldest, entry] of changeable) {
+    if (changeable.size <= 10_000 && now - entry.at < CODE_RECHECK_MS) break;
+    changeable.delete(oldest);
+  }
+}
 
 /** A facilitator that settles with our own keys, each key's transactions in nonce order. */
 export function createSelfHostedFacilitator(
@@ -78,17 +100,24 @@ export function createSelfHostedFacilitator(
   });
   senders.watchBalances();
 
-  // x402 reads the token's code and the payer's on every verify and again on every settle.
-  // A contract's code does not change once deployed (SELFDESTRUCT no longer removes it), so
-  // code found is kept; an address without code (an EOA, a wallet not yet deployed) is asked
-  // again each time, and so is an EIP-7702 delegation (0xef0100…), which its owner may change.
+  // x402 reads the token's code and the payer's on every verify and again on every settle (the
+  // payer's twice each time: once to classify its signature, once to check it). A contract's
+  // code does not change once deployed (SELFDESTRUCT no longer removes it), so code found is
+  // kept; an address without code (an EOA, a wallet not yet deployed) or with an EIP-7702
+  // delegation (0xef0100…), which its owner may change, is asked again once CODE_RECHECK_MS
+  // have passed: one payment's verify and settle ask once. Which check x402 makes of a
+  // signature depends on it; the token checks the signature itself on chain whatever it was.
   const deployed = new Map<Address, Hex>();
+  const changeable = new Map<Address, { code: Hex | undefined; at: number }>();
   const contractCode = async (address: Address) => {
     const known = deployed.get(address);
     if (known) return known;
+    const recent = changeable.get(address);
+    if (recent && Date.now() - recent.at < CODE_RECHECK_MS) return recent.code;
     const code = await client.getCode({ address });
     const immutable = code && code !== "0x" && !code.toLowerCase().startsWith("0xef0100");
     if (immutable && deployed.size < 10_000) deployed.set(address, code);
+    if (!immutable) rememberChangeable(changeable, address, code);
     return code;
   };
   type ReadArgs = Parameters<typeof client.readContract>[0];
@@ -97,7 +126,20 @@ export function createSelfHostedFacilitator(
     {
       // Only the first is x402's `address`; getAddresses (below) lists them all.
       address: senders.addresses[0]!,
-      readContract: (args) => client.readContract(args as ReadArgs),
+      // x402's simulation of the transfer it will send runs as that transfer's gas estimate,
+      // kept for its send (./gas-estimates.ts): one execution on the chain instead of two.
+      readContract: async (args) => {
+        if (args.functionName !== "transferWithAuthorization") {
+          return client.readContract(args as ReadArgs);
+        }
+        const data = encodeFunctionData({
+          abi: args.abi as Abi,
+          functionName: args.functionName,
+          args: args.args,
+        });
+        await senders.estimates.simulate({ to: args.address, data });
+        return undefined;
+      },
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyArgs),
       writeContract: ({ address, abi, functionName, args, dataSuffix }) => {
         const data = encodeFunctionData({ abi: abi as Abi, functionName, args });
@@ -131,8 +173,19 @@ export function createSelfHostedFacilitator(
   );
   return {
     signerAddresses: senders.addresses,
+    receiptOf: (hash) => senders.receipts.recent(hash),
     stop: () => senders.stop(),
     verify: async (payload, requirements) => {
+      // A plain payment from an address without code is verified by the token's own execution
+      // of it (./verify-by-chain.ts): x402 recovers its signature again when settling it.
+      const byTheChain =
+        payload.x402Version === 2 && requirements.network === settlement.network
+          ? await verifiedByTheChain(payload, requirements, {
+              code: contractCode,
+              simulate: (request) => senders.estimates.simulate(request),
+            })
+          : undefined;
+      if (byTheChain) return byTheChain;
       const verdict = await facilitator.verify(payload, requirements);
       // x402 answers "invalid signature" (or a balance it could not read) when the RPC it asked
       // did not answer: a refusal counts only if the chain answers now, else this throws and

@@ -14,6 +14,13 @@ import {
 /** Beyond this many new blocks at once, asking for each waited receipt is cheaper than reading the blocks. */
 const MAX_BLOCKS_PER_SCAN = 32;
 
+/**
+ * Receipts handed out are kept this long (and at most RECENT_LIMIT of them), so that the
+ * settlement that waited for one can check it without asking the chain again (recent()).
+ */
+const RECENT_MS = 60_000;
+const RECENT_LIMIT = 2_000;
+
 interface Waiter {
   resolve(receipt: TransactionReceipt): void;
   /** Asked directly once, after a head was read (so later blocks are scanned for it). */
@@ -27,6 +34,8 @@ export class ReceiptWatcher {
   private running = false;
   /** How many receipt lookups the watcher made (a test reads it). */
   lookups = 0;
+  /** Receipts delivered lately, oldest first (a Map keeps insertion order). */
+  private readonly delivered = new Map<Hex, { receipt: TransactionReceipt; at: number }>();
 
   constructor(
     private readonly client: PublicClient,
@@ -59,8 +68,25 @@ export class ReceiptWatcher {
     else this.waiters.delete(hash);
   }
 
+  /** A receipt this watcher handed out in the last RECENT_MS, if any. */
+  recent(hash: Hex): TransactionReceipt | undefined {
+    const entry = this.delivered.get(hash.toLowerCase() as Hex);
+    return entry && Date.now() - entry.at <= RECENT_MS ? entry.receipt : undefined;
+  }
+
+  private remember(hash: Hex, receipt: TransactionReceipt) {
+    const now = Date.now();
+    this.delivered.delete(hash);
+    this.delivered.set(hash, { receipt, at: now });
+    for (const [oldest, entry] of this.delivered) {
+      if (this.delivered.size <= RECENT_LIMIT && now - entry.at <= RECENT_MS) break;
+      this.delivered.delete(oldest);
+    }
+  }
+
   private deliver(receipt: TransactionReceipt) {
     const hash = receipt.transactionHash.toLowerCase() as Hex;
+    this.remember(hash, receipt);
     const waiting = this.waiters.get(hash);
     this.waiters.delete(hash);
     for (const waiter of waiting ?? []) waiter.resolve(receipt);
@@ -92,12 +118,16 @@ export class ReceiptWatcher {
   /**
    * Reads the head first, then matches the blocks since the last one seen, then asks directly
    * for the receipts of waiters not yet asked: a transaction mined at or before that head is
-   * found by the direct question, one mined after it by a later scan.
+   * found by the direct question, one mined after it by a later scan. The blocks are read only
+   * for a waiter already asked and not found then: one not yet asked is found by its question
+   * wherever it was mined (on a chain that mines each transaction as it comes, every waiter is
+   * found so, and no block is read).
    */
   private async poll() {
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
     const from = this.lastSeen === undefined ? undefined : this.lastSeen + 1n;
-    if (from !== undefined && head >= from) {
+    const askedBefore = [...this.waiters.values()].some((list) => list.every((w) => w.checked));
+    if (from !== undefined && head >= from && askedBefore) {
       if (head - from >= BigInt(MAX_BLOCKS_PER_SCAN)) {
         await this.askDirectly([...this.waiters.keys()]);
       } else {

@@ -1,6 +1,6 @@
 // Several gas keys against a real local chain: each send on one key, both keys used, each
 // key's nonces in order; receipts awaited together (the lookups do not grow with the waiting);
-// a low balance warned about.
+// a low balance warned about; no block read while every waiter is found by its own question.
 import { createPublicClient, encodeFunctionData, http, parseEther, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +105,34 @@ describe("the facilitator's gas keys", () => {
     expect(new Set(receipts.map((receipt) => receipt.status))).toEqual(new Set(["success"]));
     // Once more each, from the block that holds it: 2 per transaction, whatever the wait.
     expect(watcher.lookups).toBe(24);
+  });
+
+  it("reads no block while every waiter is found by its own question (a chain that mines at once)", async () => {
+    const calls: Record<string, number> = {};
+    const counting = createPublicClient({
+      chain: localChain(chain.rpcUrl),
+      transport: http(chain.rpcUrl, {
+        retryCount: 0,
+        fetchFn: async (input, init) => {
+          const method = (JSON.parse(String(init?.body)) as { method: string }).method;
+          calls[method] = (calls[method] ?? 0) + 1;
+          return fetch(input, init);
+        },
+      }),
+      pollingInterval: 20,
+    });
+    const watcher = new ReceiptWatcher(counting, 20);
+    const senders = pool(keys);
+    // Sent and waited for in waves while blocks keep coming: each wait is asked for once.
+    const receipts = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 15));
+        return watcher.wait(await senders.send(call(i)), 20_000);
+      }),
+    );
+    expect(new Set(receipts.map((receipt) => receipt.status))).toEqual(new Set(["success"]));
+    expect(watcher.lookups).toBe(12);
+    expect(calls.eth_getBlockByNumber ?? 0).toBe(0);
   });
 
   it("times out a receipt that never comes without failing the others", async () => {

@@ -6,6 +6,7 @@
 // periodically with a warning below a threshold (a key that cannot pay gas refuses
 // settlements).
 import { formatEther, type Hex, type LocalAccount, type PublicClient } from "viem";
+import { GasEstimates } from "./gas-estimates";
 import { ReceiptWatcher } from "./receipts";
 import { type OnSigned, type SendOptions, type SendRequest, SerialSender } from "./sender";
 
@@ -29,6 +30,8 @@ export interface SenderPoolOptions {
 export class SenderPool {
   readonly senders: SerialSender[];
   readonly receipts: ReceiptWatcher;
+  /** Simulations whose gas figures serve the sends of the same calldata (./gas-estimates.ts). */
+  readonly estimates: GasEstimates;
   private turn = 0;
   private balanceTimer: NodeJS.Timeout | undefined;
 
@@ -48,6 +51,9 @@ export class SenderPool {
         }),
     );
     this.receipts = new ReceiptWatcher(options.client, options.pollingIntervalMs);
+    // From the first key: the calls sent here (EIP-3009 transfers) do not depend on the sender.
+    const first = this.senders[0]!;
+    this.estimates = new GasEstimates((request) => first.estimateGas(request));
   }
 
   get addresses(): Hex[] {
@@ -55,8 +61,9 @@ export class SenderPool {
   }
 
   /** On the key with the fewest transactions waiting (ties take turns). */
-  send(request: SendRequest, onSigned?: OnSigned, options?: SendOptions): Promise<Hex> {
-    return this.pick().send(request, onSigned, options);
+  send(request: SendRequest, onSigned?: OnSigned, options: SendOptions = {}): Promise<Hex> {
+    const gas = options.gas ?? this.estimates.take(request);
+    return this.pick().send(request, onSigned, { ...options, gas });
   }
 
   private pick(): SerialSender {

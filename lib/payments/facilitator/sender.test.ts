@@ -1,12 +1,16 @@
 // The facilitator's ordered sender against a real local chain: many concurrent sends from one
-// key, pipelined (each broadcast before the previous one is mined, in nonce order), a nonce
-// taken behind its back (a second process with the key), a paused chain, a restarted process
-// finding its predecessor's transactions still pending, and a chain reset that drops them.
+// key, pipelined (each broadcast before the previous one is mined, in nonce order; the next one
+// signed and recorded while the one ahead is still being recorded; a run asking the node's
+// nonce once; a simulation's estimate serving its send), a nonce taken behind its back (a
+// second process with the key), a record that fails (the next one signed again with the freed
+// nonce), a paused chain, a restarted process finding its predecessor's transactions still
+// pending, and a chain reset that drops them.
 import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { GANACHE_PRIVATE_KEYS, localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
+import { GasEstimates } from "./gas-estimates";
 import { ReceiptWatcher } from "./receipts";
 import { SerialSender, type SignedTransaction } from "./sender";
 import { usdcAbi } from "../chain/usdc-abi";
@@ -33,6 +37,27 @@ function client() {
 function newSender() {
   return new SerialSender({ account, client: client(), chainId: 31337, retryDelayMs: 20 });
 }
+
+/** A sender whose client counts the JSON-RPC calls it makes, by method. */
+function countingSender() {
+  const calls: Record<string, number> = {};
+  const counting = createPublicClient({
+    chain: localChain(chain.rpcUrl),
+    transport: http(chain.rpcUrl, {
+      retryCount: 0,
+      fetchFn: async (input, init) => {
+        const method = (JSON.parse(String(init?.body)) as { method: string }).method;
+        calls[method] = (calls[method] ?? 0) + 1;
+        return fetch(input, init);
+      },
+    }),
+    pollingInterval: 50,
+  });
+  const sender = new SerialSender({ account, client: counting, chainId: 31337, retryDelayMs: 20 });
+  return { sender, calls };
+}
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A harmless call: balanceOf as a transaction (it succeeds and changes nothing). */
 const call = (n: number) => ({
@@ -88,6 +113,75 @@ describe("the serial settlement sender", () => {
       await chain.resumeMining();
     }
     expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+  });
+
+  it("signs and records the next transaction while the one ahead is still being recorded, and broadcasts in order", async () => {
+    const sender = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    const events: string[] = [];
+    // The first record is slow: the second is signed and recorded meanwhile, and still goes
+    // out after it, with the next nonce.
+    const record = (n: number) => async (tx: SignedTransaction) => {
+      events.push(`record ${n} nonce ${tx.nonce - start}`);
+      if (n === 1) await later(300);
+      events.push(`recorded ${n}`);
+    };
+    const sends = [1, 2, 3].map((n) => sender.send(call(n), record(n)));
+    const hashes = await Promise.all(sends);
+    expect(events.indexOf("record 2 nonce 1")).toBeLessThan(events.indexOf("recorded 1"));
+    expect(events.filter((e) => e.startsWith("record "))).toEqual([
+      "record 1 nonce 0",
+      "record 2 nonce 1",
+      "record 3 nonce 2",
+    ]);
+    expect(await Promise.all(hashes.map(nonceOf))).toEqual([start, start + 1, start + 2]);
+    expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+  });
+
+  it("asks the node's nonce count once for a run of back-to-back sends", async () => {
+    const { sender, calls } = countingSender();
+    const hashes = await Promise.all(Array.from({ length: 8 }, (_, i) => sender.send(call(i))));
+    expect(calls.eth_getTransactionCount).toBe(1);
+    expect(calls.eth_sendRawTransaction).toBe(8);
+    expect(new Set(await mined(hashes))).toEqual(new Set(["success"]));
+    // Alone again, the next send asks.
+    await sender.send(call(9));
+    expect(calls.eth_getTransactionCount).toBe(2);
+  });
+
+  it("sends with the gas its simulation estimated, without estimating again", async () => {
+    const { sender, calls } = countingSender();
+    const estimates = new GasEstimates((request) => sender.estimateGas(request));
+    const request = call(42);
+    const gas = await estimates.simulate(request);
+    expect(calls.eth_estimateGas).toBe(1);
+    const hash = await sender.send(request, undefined, { gas: estimates.take(request) });
+    expect(calls.eth_estimateGas).toBe(1);
+    expect((await client().getTransaction({ hash })).gas).toBe((gas * 12n) / 10n);
+    // Taken once: the same request again is estimated again.
+    expect(estimates.take(request)).toBeUndefined();
+  });
+
+  it("a record that fails leaves its transaction unsent, and the one behind takes the freed nonce", async () => {
+    const sender = newSender();
+    const start = await client().getTransactionCount({ address: account.address });
+    const signed: SignedTransaction[] = [];
+    const first = sender.send(
+      call(1),
+      async () => {
+        await later(100);
+        throw new Error("the ledger is down");
+      },
+      { abortIfUnrecorded: true },
+    );
+    const second = sender.send(call(2), (tx) => void signed.push(tx));
+    await expect(first).rejects.toThrow("the ledger is down");
+    const hash = await second;
+    // Signed ahead with the nonce after the first's, then again with the first's freed nonce.
+    expect(signed.map((tx) => tx.nonce - start)).toEqual([1, 0]);
+    expect(signed.at(-1)!.hash).toBe(hash);
+    expect(await nonceOf(hash)).toBe(start);
+    expect(await mined([hash])).toEqual(["success"]);
   });
 
   it("after a restart, takes the nonces after its predecessor's pending transactions and finds their receipts", async () => {

@@ -4,9 +4,8 @@ import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { DomainError, isUniqueViolation } from "@/lib/platform/errors";
 import type { Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/kernel/ids";
-import { announce, holdState } from "@/lib/kernel/lifecycle";
+import { announce, OPERATIONS } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
-import { lockPendingProposal } from "@/lib/kernel/locks";
 import { createHold } from "../escrow/holds";
 
 /**
@@ -93,34 +92,111 @@ export async function findSettlementByAuthorization(
 }
 
 /**
- * Claims the job's settlement slot before any money moves: in one transaction, with the job
- * and the proposal row locked, re-checks that the job is open and the proposal pending, then
- * inserts the `pending` row. A concurrent reject locks the same proposal row, so a claimed
- * proposal is never rejected and a rejected one is never claimed. The partial unique index
- * lets exactly one claim per job win, on one server or many.
+ * Claims the job's settlement slot before any money moves, in one statement: locks the job
+ * while it is open (FOR SHARE, as `holdState` does, so a transition's UPDATE waits for it),
+ * then the proposal while it is this job's and pending (FOR UPDATE), in that order, and
+ * inserts the `pending` row only when both held. A concurrent reject locks the same proposal
+ * row, so a claimed proposal is never rejected and a rejected one is never claimed. The
+ * partial unique index lets exactly one claim per job win, on one server or many
+ * (SlotTakenError for the others).
+ *
+ * The statement runs in a transaction of its own (BEGIN, it, COMMIT: three round-trips where
+ * the locks and the insert took five): committed by this process only, so a server that dies
+ * while its claim waits leaves nothing behind, as before; and a claim that cannot get a
+ * connection in time answers 503 (WRITE_TRANSACTION), nothing charged.
  */
 export async function claimSettlementSlot(db: Db, claim: SettlementClaim): Promise<Settlement> {
+  const now = new Date();
+  const row: Settlement = {
+    id: newId("stl"),
+    jobId: claim.jobId,
+    proposalId: claim.proposalId,
+    payer: claim.payer,
+    payTo: claim.payTo,
+    amountAtomic: claim.amountAtomic,
+    network: claim.network,
+    asset: claim.asset,
+    scheme: claim.scheme ?? "exact",
+    authorizationNonce: claim.authorizationNonce.toLowerCase(),
+    validBefore: claim.validBefore,
+    escrowTerms: (claim.escrowTerms ?? null) as Settlement["escrowTerms"],
+    txHash: null,
+    senderAddress: null,
+    senderNonce: null,
+    status: "pending",
+    failureReason: null,
+    failureCode: null,
+    lastError: null,
+    claimBlock: claim.claimBlock,
+    payload: claim.payload as Settlement["payload"],
+    leaseUntil: null,
+    inFlightUntil: claim.inFlightUntil,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+    settledAt: null,
+  };
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  // Timestamps are UTC without a zone, as Prisma writes them (the zone of the ISO text is ignored).
+  const at = (date: Date | null) => (date === null ? null : date.toISOString());
+  let held: ClaimHeld[];
   try {
-    return await db.$transaction(async (tx) => {
-      await holdState(tx, "pay", claim.jobId, () =>
-        settleConflict("job_not_open", "the job is no longer open"),
-      );
-      if (!(await lockPendingProposal(tx, claim.jobId, claim.proposalId))) {
-        throw settleConflict("proposal_not_pending", "the proposal is no longer pending");
-      }
-      return tx.settlement.create({
-        data: {
-          id: newId("stl"),
-          ...claim,
-          authorizationNonce: claim.authorizationNonce.toLowerCase(),
-          status: "pending",
-        },
-      });
-    }, WRITE_TRANSACTION);
+    held = await db.$transaction(
+      (tx) => tx.$queryRaw<ClaimHeld[]>`
+      WITH "job" AS MATERIALIZED (
+        SELECT "id" FROM "jobs"
+        WHERE "id" = ${row.jobId} AND "status"::text = ${OPERATIONS.pay.from}
+        FOR SHARE
+      ), "proposal" AS MATERIALIZED (
+        SELECT p."id" FROM "proposals" p JOIN "job" j ON j."id" = p."jobId"
+        WHERE p."id" = ${row.proposalId} AND p."status" = 'pending'
+        FOR UPDATE OF p
+      ), "claimed" AS (
+        INSERT INTO "settlements" ("id", "jobId", "proposalId", "payer", "payTo",
+          "amountAtomic", "network", "asset", "scheme", "authorizationNonce", "validBefore",
+          "escrowTerms", "status", "claimBlock", "payload", "inFlightUntil", "attempts",
+          "createdAt", "updatedAt")
+        SELECT ${row.id}, ${row.jobId}, ${row.proposalId}, ${row.payer}, ${row.payTo},
+          ${row.amountAtomic}, ${row.network}, ${row.asset},
+          ${row.scheme === "auth_capture" ? "auth-capture" : "exact"}::"PaymentScheme",
+          ${row.authorizationNonce}, ${row.validBefore}, ${json(row.escrowTerms)}::jsonb,
+          'pending', ${row.claimBlock}, ${json(row.payload)}::jsonb,
+          ${at(row.inFlightUntil)}::timestamp(3), 0, ${at(now)}::timestamp(3),
+          ${at(now)}::timestamp(3)
+        FROM "proposal"
+        RETURNING "id"
+      )
+      SELECT EXISTS (SELECT 1 FROM "job") AS "jobOpen",
+        EXISTS (SELECT 1 FROM "claimed") AS "proposalPending"`,
+      WRITE_TRANSACTION,
+    );
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (!isUniqueViolation(error) && !isRawUniqueViolation(error)) throw error;
     throw new SlotTakenError();
   }
+  if (!held[0]?.jobOpen) throw settleConflict("job_not_open", "the job is no longer open");
+  if (!held[0]?.proposalPending) {
+    throw settleConflict("proposal_not_pending", "the proposal is no longer pending");
+  }
+  return row;
+}
+
+interface ClaimHeld {
+  jobOpen: boolean;
+  proposalPending: boolean;
+}
+
+/** A unique violation of a raw statement: Prisma's P2010 carries the driver's error. */
+function isRawUniqueViolation(error: unknown): boolean {
+  const failed = error as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } };
+  } | null;
+  const cause = failed?.meta?.driverAdapterError?.cause;
+  return (
+    failed?.code === "P2010" &&
+    (cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505")
+  );
 }
 
 /** The claim lost to another row: this authorization's, or the job's live one. */
@@ -188,22 +264,22 @@ export async function markSettlementSucceeded(
     failureCode: null,
     lastError: null,
     leaseUntil: null,
+    // Decided: no request is settling it any more.
+    inFlightUntil: null,
   };
   return runWrite(db, async (tx) => {
-    const { count } = await tx.settlement.updateMany({ where: { id, status: "pending" }, data });
-    let settled = count === 1;
-    if (!settled) {
-      const revived = await tx.settlement.updateMany({ where: { id, status: "failed" }, data });
-      if (revived.count === 1) {
+    // Each update answers the row it changed (UPDATE ... RETURNING): no read after it.
+    let [row] = await tx.settlement.updateManyAndReturn({ where: { id, status: "pending" }, data });
+    if (!row) {
+      [row] = await tx.settlement.updateManyAndReturn({ where: { id, status: "failed" }, data });
+      if (row)
         console.error(`Settlement ${id} was failed but the chain shows its transfer ${txHash}`);
-        settled = true;
-      }
     }
-    const row = await tx.settlement.findUniqueOrThrow({ where: { id } });
-    if (settled && row.scheme === "auth_capture") {
+    if (!row) return tx.settlement.findUniqueOrThrow({ where: { id } });
+    if (row.scheme === "auth_capture") {
       // A protected payment: held in escrow now (payment.held), not paid to the agent.
       await createHold(tx, row);
-    } else if (settled) {
+    } else {
       announce(tx, "pay", { jobId: row.jobId, proposalId: row.proposalId, settlementId: id });
     }
     return row;

@@ -15,7 +15,7 @@ import {
   resourceServerOrUnavailable,
 } from "./requirements";
 import { claimSlot } from "./steps/claim";
-import { parsePaymentSignature } from "./steps/parse";
+import { type Parsed, parsePaymentSignature } from "./steps/parse";
 import { assertPayable } from "./steps/preconditions";
 import { recordAttempt } from "./steps/record";
 import { replayAuthorization } from "./steps/replay";
@@ -31,6 +31,7 @@ import {
 } from "../escrow/authorize";
 import type { EscrowTerms } from "../escrow/escrow-terms";
 import { transferWithAuthorizationTypes } from "../chain/usdc-abi";
+import { facilitatorInProcess, knownReceipt } from "../facilitator/current";
 
 /** `now`: the spec's flow, the agent paid at once. `escrow`: held until released (issue 25). */
 export type PaymentMode = "now" | "escrow";
@@ -64,22 +65,35 @@ export async function settleJobPayment(
     mode?: PaymentMode;
   },
 ): Promise<SettleOutcome> {
-  const target = await loadTarget(db, input);
-  const { job, proposal } = target;
-
-  const parsed = parsePaymentSignature(input.paymentHeader);
+  // Parsed first, so that the target's one read also finds the authorization's ledger row; a
+  // malformed header is answered (400) once the job and proposal are known to exist (404).
+  let parsed: Parsed;
+  let malformed: unknown;
+  try {
+    parsed = parsePaymentSignature(input.paymentHeader);
+  } catch (error) {
+    parsed = {};
+    malformed = error;
+  }
   const { header } = parsed;
+  const target = await loadTarget(
+    db,
+    input,
+    header && { payer: header.authorization.from, nonce: header.authorization.nonce },
+  );
+  if (malformed) throw malformed;
+  const { job, proposal } = target;
   let refusal: Refusal | undefined = parsed.refusal;
 
   if (header) {
-    const replayed = await replayAuthorization(db, target, header);
+    const replayed = await replayAuthorization(db, target, header, target.seen);
     if (replayed?.kind === "settled") return settledOutcome(replayed.row);
     if (replayed?.kind === "pending") throw pendingError(replayed.row);
     // A refused replay is answered once the job is known to be payable at all.
     if (replayed) refusal = replayed;
   }
 
-  await assertPayable(db, target);
+  await assertPayable(db, target, target.seen);
 
   // The payee the bid was made with, never the agent's current wallet (it may have changed).
   const payTo = getAddress(proposal.payeeAddress);
@@ -116,7 +130,13 @@ export async function settleJobPayment(
   } else {
     refusal =
       checkTerms(header, required, job.posterAddress) ??
-      (await checkSignature(header, required, transferWithAuthorizationTypes)) ??
+      // The facilitator in this process checks the signature itself (the token's own check of
+      // it in the simulation of the transfer, or x402's recovery), and x402 again before it
+      // broadcasts: ours is for a facilitator over HTTP, so that garbage never costs it a
+      // request.
+      (facilitatorInProcess()
+        ? undefined
+        : await checkSignature(header, required, transferWithAuthorizationTypes)) ??
       (await verifyWithFacilitator(server, header, required));
     if (refusal) return challenge(refusal);
   }
@@ -125,6 +145,6 @@ export async function settleJobPayment(
   if ("lost" in claimed) return answer(claimed.lost);
   const submitted = terms
     ? await submitAuthorize(db, claimed.claim, terms, header.signature)
-    : await submitSettlement(server, header, required);
+    : await submitSettlement(server, header, required, knownReceipt);
   return answer(await recordAttempt(db, claimed.claim, submitted));
 }

@@ -4,16 +4,24 @@ import "server-only";
 import { getAddress } from "viem";
 import type { Db } from "@/lib/db";
 import { checkState } from "@/lib/kernel/lifecycle";
-import { getAgentRowOrThrow } from "@/lib/kernel/rows";
 import { liveSettlementForJob, settleConflict } from "../../ledger/settlements";
 import { isConsentedPayee, isSelfPayment } from "../../payees";
 import { reconcileStalePending } from "../../reconcile/settlement";
 import { pendingError } from "../answer";
-import type { SettleTarget } from "./target";
+import type { LedgerSnapshot, SettleTarget } from "./target";
 
-/** Throws the 409 that says why the bid cannot be paid now; returns when it can. */
-export async function assertPayable(db: Db, { job, proposal }: SettleTarget): Promise<void> {
-  const live = await reconcileStalePending(db, await liveSettlementForJob(db, job.id));
+/**
+ * Throws the 409 that says why the bid cannot be paid now; returns when it can. `seen`: the
+ * target's read of the ledger (./target.ts): no live settlement then, none is looked for.
+ */
+export async function assertPayable(
+  db: Db,
+  { job, proposal, agent }: SettleTarget,
+  seen?: LedgerSnapshot,
+): Promise<void> {
+  const found =
+    seen && seen.liveSettlementId === null ? null : await liveSettlementForJob(db, job.id);
+  const live = await reconcileStalePending(db, found);
   // mutant: settle-a-paid-job-is-refused
   if (live?.status === "succeeded") {
     throw settleConflict(
@@ -30,7 +38,7 @@ export async function assertPayable(db: Db, { job, proposal }: SettleTarget): Pr
     throw settleConflict("proposal_not_pending", `the proposal is ${proposal.status}, not pending`);
   }
   if (live?.status === "pending") throw pendingError(live);
-  await assertPayeeMayBePaid(db, job, proposal);
+  await assertPayeeMayBePaid(db, job, proposal, agent);
 }
 
 /**
@@ -40,7 +48,8 @@ export async function assertPayable(db: Db, { job, proposal }: SettleTarget): Pr
 async function assertPayeeMayBePaid(
   db: Db,
   job: { posterAddress: string },
-  proposal: { agentId: string; payeeAddress: string },
+  proposal: { payeeAddress: string },
+  agent: { id: string; operatorAddress: string },
 ): Promise<void> {
   if (isSelfPayment(job.posterAddress, proposal.payeeAddress)) {
     throw settleConflict(
@@ -48,7 +57,6 @@ async function assertPayeeMayBePaid(
       "this proposal's payee is the job's poster: a poster cannot pay itself",
     );
   }
-  const agent = await getAgentRowOrThrow(db, proposal.agentId);
   if (!(await isConsentedPayee(db, agent, proposal.payeeAddress))) {
     throw settleConflict(
       "payee_consent_pending",

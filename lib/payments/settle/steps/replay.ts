@@ -10,14 +10,25 @@ import { findSettlementByAuthorization } from "../../ledger/settlements";
 import { reconcileSettlement } from "../../reconcile/settlement";
 import { failedResponse, refused, type Resolution } from "../answer";
 import type { PaymentHeader } from "../payment-header";
-import type { SettleTarget } from "./target";
+import type { LedgerSnapshot, SettleTarget } from "./target";
 
-/** The ledger's resolution of this authorization, or undefined when it has never been used. */
+/**
+ * The ledger's resolution of this authorization, or undefined when it has never been used.
+ * `seen`: the target's read of the ledger (./target.ts), trusted when it names this
+ * authorization; a lost claim asks the ledger again.
+ */
 export async function replayAuthorization(
   db: Db,
   target: SettleTarget,
   header: PaymentHeader,
+  seen?: LedgerSnapshot,
 ): Promise<Resolution | undefined> {
+  const known = seen?.authorization;
+  const sameKey =
+    known !== undefined &&
+    known.payer === header.authorization.from &&
+    known.nonce === header.authorization.nonce.toLowerCase();
+  if (sameKey && known.settlementId === null) return undefined;
   const previous = await findSettlementByAuthorization(db, {
     network: target.network.network,
     asset: target.network.asset,
