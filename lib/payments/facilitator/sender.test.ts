@@ -184,6 +184,30 @@ describe("the serial settlement sender", () => {
     expect(await mined([hash])).toEqual(["success"]);
   });
 
+  it("records a re-signed transaction after the one signed ahead, so the ledger's last word is the one broadcast", async () => {
+    const sender = newSender();
+    const first = sender.send(
+      call(3),
+      async () => {
+        await later(100);
+        throw new Error("the ledger is down");
+      },
+      { abortIfUnrecorded: true },
+    );
+    const recordsDone: Hex[] = [];
+    let records = 0;
+    const second = sender.send(call(4), async (tx) => {
+      // The record of its signature made ahead is the slower one.
+      if (records++ === 0) await later(400);
+      recordsDone.push(tx.hash);
+    });
+    await expect(first).rejects.toThrow("the ledger is down");
+    const hash = await second;
+    expect(recordsDone).toHaveLength(2);
+    expect(recordsDone.at(-1)).toBe(hash);
+    expect(await mined([hash])).toEqual(["success"]);
+  });
+
   it("after a restart, takes the nonces after its predecessor's pending transactions and finds their receipts", async () => {
     const before = newSender();
     const start = await client().getTransactionCount({ address: account.address });

@@ -231,8 +231,11 @@ export class SerialSender {
       recorded = await ahead.recorded;
     } else {
       // Not signed ahead, or the plan failed: the one ahead did not reach the node with the
-      // nonce before this one's. Signed now with the nonce the node expects, recorded again.
+      // nonce before this one's. Signed now with the nonce the node expects, recorded again,
+      // after the record of the one signed ahead has landed: else that slower write could
+      // land last and leave the ledger naming a transaction never broadcast.
       this.planned = undefined;
+      if (ahead) await ahead.recorded;
       const nonce = (followsASend ? this.nextNonce : undefined) ?? (await this.pickNonce());
       tx = await this.sign(request, gas, fees, nonce);
       recorded = await this.record(onSigned, { ...tx, request });
