@@ -173,6 +173,10 @@ export const tokenBalance = (address: string) => tokenReader(e2eState().rpcUrl).
  * ignored for nodes inside RainbowKit's own markup (`[data-rk]`) only.
  */
 export async function expectAccessible(page: Page, label: string) {
+  // A router refresh (after a form's write) replaces the streamed <title>: for a moment the
+  // document has none, and axe run in that moment reports it (CI, 2026-11-26). Wait until the
+  // page has its title again; a page that never gets one still fails here.
+  await expect(page, `the page's <title> (${label})`).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const summary: string[] = [];
   for (const violation of results.violations) {
