@@ -5,6 +5,7 @@ import { createPublicClient, encodeFunctionData, http, parseEther, type Hex } fr
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
+import { countingClient } from "@/tests/helpers/counting-client";
 import { GANACHE_PRIVATE_KEYS, localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
 import { ReceiptWatcher } from "./receipts";
 import type { SignedTransaction } from "./sender";
@@ -108,19 +109,7 @@ describe("the facilitator's gas keys", () => {
   });
 
   it("reads no block while every waiter is found by its own question (a chain that mines at once)", async () => {
-    const calls: Record<string, number> = {};
-    const counting = createPublicClient({
-      chain: localChain(chain.rpcUrl),
-      transport: http(chain.rpcUrl, {
-        retryCount: 0,
-        fetchFn: async (input, init) => {
-          const method = (JSON.parse(String(init?.body)) as { method: string }).method;
-          calls[method] = (calls[method] ?? 0) + 1;
-          return fetch(input, init);
-        },
-      }),
-      pollingInterval: 20,
-    });
+    const { client: counting, calls } = countingClient(chain.rpcUrl, 20);
     const watcher = new ReceiptWatcher(counting, 20);
     const senders = pool(keys);
     // Sent and waited for in waves while blocks keep coming: each wait is asked for once.

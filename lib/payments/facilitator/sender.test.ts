@@ -9,6 +9,7 @@ import { createPublicClient, createWalletClient, encodeFunctionData, http, type 
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
+import { countingClient } from "@/tests/helpers/counting-client";
 import { GANACHE_PRIVATE_KEYS, localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
 import { GasEstimates } from "./gas-estimates";
 import { ReceiptWatcher } from "./receipts";
@@ -40,19 +41,7 @@ function newSender() {
 
 /** A sender whose client counts the JSON-RPC calls it makes, by method. */
 function countingSender() {
-  const calls: Record<string, number> = {};
-  const counting = createPublicClient({
-    chain: localChain(chain.rpcUrl),
-    transport: http(chain.rpcUrl, {
-      retryCount: 0,
-      fetchFn: async (input, init) => {
-        const method = (JSON.parse(String(init?.body)) as { method: string }).method;
-        calls[method] = (calls[method] ?? 0) + 1;
-        return fetch(input, init);
-      },
-    }),
-    pollingInterval: 50,
-  });
+  const { client: counting, calls } = countingClient(chain.rpcUrl, 50);
   const sender = new SerialSender({ account, client: counting, chainId: 31337, retryDelayMs: 20 });
   return { sender, calls };
 }
