@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -7,6 +8,12 @@ import { acquirePgliteDirLock } from "./pglite-lock";
 import { createPool } from "./pool";
 import { registerRowReader, statementName } from "./row-reader";
 import type { DbTarget } from "./target";
+
+/**
+ * btree_gin (from PGlite's own package, no download): the jobs' search index holds the filter
+ * columns beside the words (migration 20261130000000_job_search_filters), as on PostgreSQL.
+ */
+const PGLITE_OPTIONS = { extensions: { btree_gin } };
 
 export type Db = PrismaClient;
 
@@ -55,7 +62,7 @@ export async function openDatabase(
   }
   const release = target.dataDir ? acquirePgliteDirLock(target.dataDir) : () => {};
   try {
-    const pglite = await PGlite.create(target.dataDir);
+    const pglite = await PGlite.create({ dataDir: target.dataDir, ...PGLITE_OPTIONS });
     const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     return {
       db,

@@ -9,6 +9,7 @@ import { newWallet } from "@/tests/helpers/in-process";
 import {
   checksumPosterAddresses,
   selectJobJson,
+  newestJobsSql,
   selectNewestJobJson,
   selectSortedJobJson,
 } from "./job-rows";
@@ -80,7 +81,7 @@ describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
   });
 
   it("writes a page newest first, with each row's key", async () => {
-    const rows = await selectNewestJobJson(database.db, [], 10);
+    const rows = await selectNewestJobJson(database.db, newestJobsSql([], 10));
     expect(rows.map((row) => row.id)).toEqual([...ids].reverse());
     for (const row of rows) {
       expect(checksumPosterAddresses(row.json)).toBe(await expected(row.id));

@@ -42,6 +42,8 @@ export interface JobJsonRow {
   createdAt: string;
   /** The sort key's value (ranked and budget pages only): use it through String(). */
   sortValue?: bigint | number | string;
+  /** How many jobs a relevance page was ranked among (job-search.ts). */
+  candidateCount?: number;
 }
 
 const ROW_COLUMNS = Prisma.sql`${JOB_VIEW_JSON} AS "json"`;
@@ -65,21 +67,29 @@ const jsonRows = (db: Db, statement: Prisma.Sql) => readRows<JobJsonRow>(db, sta
 
 /**
  * Jobs matching `conditions` (SQL over the jobs table's columns) newest first, at most
- * `limit`, as JSON. The filter and the order run on the jobs table alone (its indexes), and
- * the view's subqueries only for the rows returned.
+ * `limit`: the statement selectNewestJobJson takes when an index serves every condition.
  */
-export function selectNewestJobJson(db: Db, conditions: Prisma.Sql[], limit: number) {
-  return jsonRows(db, newestJobJsonSql(conditions, limit));
-}
-
-/** The statement of selectNewestJobJson (for EXPLAIN in npm run bench). */
-export function newestJobJsonSql(conditions: Prisma.Sql[], limit: number): Prisma.Sql {
+export function newestJobsSql(conditions: Prisma.Sql[], limit: number): Prisma.Sql {
   const where = conditions.length
     ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
     : Prisma.empty;
+  return Prisma.sql`SELECT * FROM "jobs" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
+}
+
+/**
+ * The jobs rows `source` answers (a statement selecting whole jobs rows, e.g. newestJobsSql's
+ * or job-scan.ts's), newest first, as JSON. The filter and the order run on the jobs table
+ * alone (its indexes), and the view's subqueries only for the rows returned.
+ */
+export function selectNewestJobJson(db: Db, source: Prisma.Sql) {
+  return jsonRows(db, newestJobJsonSql(source));
+}
+
+/** The statement of selectNewestJobJson (for EXPLAIN in npm run bench). */
+export function newestJobJsonSql(source: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT ${ROW_COLUMNS}, ${KEY_COLUMNS}
-    FROM (SELECT * FROM "jobs" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}) j
+    FROM (${source}) j
     ORDER BY j."createdAt" DESC, j."id" DESC`;
 }
 
@@ -88,14 +98,20 @@ export function newestJobJsonSql(conditions: Prisma.Sql[], limit: number): Prism
  * "sortValue", as lib/kernel/sorted-page.ts writes it), as JSON, in the page's order
  * (`desc`: the sort's direction), in one statement.
  */
-export function selectSortedJobJson(db: Db, idPage: Prisma.Sql, desc: boolean) {
-  return jsonRows(db, sortedJobJsonSql(idPage, desc));
+export function selectSortedJobJson(db: Db, idPage: Prisma.Sql, desc: boolean, extra?: string[]) {
+  return jsonRows(db, sortedJobJsonSql(idPage, desc, extra));
 }
 
-export function sortedJobJsonSql(idPage: Prisma.Sql, desc: boolean): Prisma.Sql {
+/** selectSortedJobJson's statement; `extra`: more of the id page's columns, answered as they are. */
+export function sortedJobJsonSql(
+  idPage: Prisma.Sql,
+  desc: boolean,
+  extra: string[] = [],
+): Prisma.Sql {
   const direction = Prisma.raw(desc ? "DESC" : "ASC");
+  const more = Prisma.raw(extra.map((column) => `, p."${column}"`).join(""));
   return Prisma.sql`
-    SELECT ${ROW_COLUMNS}, ${KEY_COLUMNS}, p."sortValue"
+    SELECT ${ROW_COLUMNS}, ${KEY_COLUMNS}, p."sortValue"${more}
     FROM (${idPage}) p JOIN "jobs" j ON j."id" = p."id"
     ORDER BY p."sortValue" ${direction}, p."createdAt" ${direction}, p."id" ${direction}`;
 }

@@ -32,22 +32,31 @@ interface SortedPageOptions {
   limit: number;
 }
 
+/** The keyset condition of the rows after `cursor` in `order` (none without a cursor). */
+export function afterSortedCursor(order: SortKey, cursor: string | undefined): Prisma.Sql[] {
+  const { key, cast, desc, sort } = order;
+  const after = decodeSortedCursor(cursor, sort);
+  if (!after) return [];
+  const row = Prisma.sql`(${key}, "createdAt", "id")`;
+  const bound = Prisma.sql`(${cast(after.value)}, ${after.createdAt}::timestamp(3), ${after.id})`;
+  return [desc ? Prisma.sql`${row} < ${bound}` : Prisma.sql`${row} > ${bound}`];
+}
+
+/** `ORDER BY` of a sorted page over the columns of its rows. */
+export function sortedOrderSql(order: SortKey): Prisma.Sql {
+  const direction = order.desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  return Prisma.sql`${order.key} ${direction}, "createdAt" ${direction}, "id" ${direction}`;
+}
+
 /** The page's statement (its ids, one more than `limit`); for EXPLAIN too (npm run bench). */
 export function sortedIdPageSql(options: SortedPageOptions): Prisma.Sql {
-  const { key, cast, desc, sort } = options.order;
-  const conditions = [...options.conditions];
-  const after = decodeSortedCursor(options.cursor, sort);
-  if (after) {
-    const row = Prisma.sql`(${key}, "createdAt", "id")`;
-    const bound = Prisma.sql`(${cast(after.value)}, ${after.createdAt}::timestamp(3), ${after.id})`;
-    conditions.push(desc ? Prisma.sql`${row} < ${bound}` : Prisma.sql`${row} > ${bound}`);
-  }
+  const conditions = [...options.conditions, ...afterSortedCursor(options.order, options.cursor)];
   const where = conditions.length
     ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
     : Prisma.empty;
-  const direction = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const direction = options.order.desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   return Prisma.sql`
-    SELECT "id", "createdAt", ${key} AS "sortValue" FROM ${options.from} ${where}
+    SELECT "id", "createdAt", ${options.order.key} AS "sortValue" FROM ${options.from} ${where}
     ORDER BY 3 ${direction}, "createdAt" ${direction}, "id" ${direction}
     LIMIT ${options.limit + 1}`;
 }

@@ -1,11 +1,21 @@
 // The job list's search and sorts: full-text `q` (ranked), budget bounds, and keyset pages
 // ordered by budget or rank: SQL Prisma cannot say (tsquery, row comparison). jobs.ts reads
-// the page's jobs as JSON in the same statement (lib/kernel/job-rows.ts).
+// the page's jobs as JSON in the same statement (lib/kernel/job-rows.ts); job-scan.ts bounds
+// what a page with a filter no index serves may read.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { LIMITS } from "@/lib/shared/limits";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { JobSort, ListJobsQuery } from "@/lib/shared/schemas/jobs";
-import { bigint, float8, type SortKey, sortedIdPageSql } from "@/lib/kernel/sorted-page";
+import {
+  afterSortedCursor,
+  bigint,
+  float8,
+  type SortKey,
+  sortedIdPageSql,
+  sortedOrderSql,
+} from "@/lib/kernel/sorted-page";
+import type { JobJsonRow } from "@/lib/kernel/job-rows";
+import { type JobScan, jobScanSql, type ScanWay } from "./job-scan";
 
 type RankedSort = Exclude<JobSort, "newest">;
 
@@ -19,18 +29,43 @@ export function searchText(q: string): string {
   return q.replace(/(?:-\s*)+(?=[^\s-])/gu, "-").replace(/-+(?=\s|$)/gu, " ");
 }
 
-/** Filters every list shape shares, as SQL conditions. */
-export function jobFilters(query: ListJobsQuery): Prisma.Sql[] {
+/** A page's order: newest first, or a sorted keyset (by budget or rank). */
+export type PageOrder = "newest" | RankedSort;
+
+/** The budget bounds, as SQL conditions. */
+function budgetBounds(query: ListJobsQuery): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
-  if (query.status) conditions.push(Prisma.sql`"status" = ${query.status}::"JobStatus"`);
-  if (query.category) conditions.push(Prisma.sql`"category" = ${query.category}::"Category"`);
-  if (query.poster) conditions.push(Prisma.sql`"posterAddress" = ${query.poster}`);
   if (query.minBudgetUsdc !== undefined) {
     conditions.push(Prisma.sql`"budgetAtomic" >= ${usdcToAtomic(query.minBudgetUsdc)}`);
   }
   if (query.maxBudgetUsdc !== undefined) {
     conditions.push(Prisma.sql`"budgetAtomic" <= ${usdcToAtomic(query.maxBudgetUsdc)}`);
   }
+  return conditions;
+}
+
+/**
+ * The filters an index serves together with `order` (its leading columns): status and
+ * category beside createdAt; status, then the budget's range, beside the budget. A window
+ * reads only those, in order.
+ */
+function seekFilters(query: ListJobsQuery, order: PageOrder): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [];
+  if (query.status) conditions.push(Prisma.sql`"status" = ${query.status}::"JobStatus"`);
+  if (isBudgetSort(order)) return [...conditions, ...budgetBounds(query)];
+  if (query.category) conditions.push(Prisma.sql`"category" = ${query.category}::"Category"`);
+  return conditions;
+}
+
+/** The other filters, checked on each row read. */
+function checkFilters(query: ListJobsQuery, order: PageOrder): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [];
+  if (isBudgetSort(order)) {
+    if (query.category) conditions.push(Prisma.sql`"category" = ${query.category}::"Category"`);
+  } else {
+    conditions.push(...budgetBounds(query));
+  }
+  if (query.poster) conditions.push(Prisma.sql`"posterAddress" = ${query.poster}`);
   if (query.q !== undefined) {
     conditions.push(
       Prisma.sql`"searchVector" @@ websearch_to_tsquery('english', ${searchText(query.q)})`,
@@ -38,6 +73,10 @@ export function jobFilters(query: ListJobsQuery): Prisma.Sql[] {
   }
   return conditions;
 }
+
+const isBudgetSort = (order: PageOrder) => order === "budget_desc" || order === "budget_asc";
+
+const NEWEST = Prisma.sql`"createdAt" DESC, "id" DESC`;
 
 function sortKey(sort: RankedSort, q: string | undefined): SortKey {
   if (sort === "relevance") {
@@ -49,29 +88,97 @@ function sortKey(sort: RankedSort, q: string | undefined): SortKey {
 }
 
 /**
- * The rows a page is sorted from. By budget: every match (an index on the budget serves the
- * order). By relevance: the newest LIMITS.rankedMatches matches, then ranked: no index orders
- * by a rank, so PostgreSQL read and ranked every match of a common word (50,000 rows of the
- * benchmark's million for one page). A search matching fewer is ranked whole; one matching
- * more is ranked within its newest matches (and pages end there).
+ * A newest-first page whose filters an index serves with the order: its conditions, read by
+ * walking that index. Undefined when a filter must be checked row by row (newestScan's).
  */
-function searchPage(query: ListJobsQuery, sort: RankedSort) {
-  const order = sortKey(sort, query.q);
-  const base = { order, cursor: query.cursor, limit: query.limit };
-  if (sort !== "relevance")
-    return { ...base, from: Prisma.sql`"jobs"`, conditions: jobFilters(query) };
-  const matches = Prisma.sql`(SELECT "id", "createdAt", "searchVector" FROM "jobs"
-    WHERE ${Prisma.join(jobFilters(query), " AND ")}
-    ORDER BY "createdAt" DESC, "id" DESC LIMIT ${LIMITS.rankedMatches}) AS "matches"`;
-  return { ...base, from: matches, conditions: [] };
+export function newestSeek(query: ListJobsQuery): Prisma.Sql[] | undefined {
+  return checkFilters(query, "newest").length ? undefined : seekFilters(query, "newest");
 }
 
-/** The statement of one page of job ids (one more than the page) in `sort` order. */
-export const searchJobIdsSql = (query: ListJobsQuery, sort: RankedSort) =>
-  sortedIdPageSql(searchPage(query, sort));
+/** A newest-first page with filters checked row by row: what job-scan.ts reads. */
+export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
+  return {
+    seek: [...seekFilters(query, "newest"), ...after],
+    check: checkFilters(query, "newest"),
+    order: NEWEST,
+    limit: query.limit + 1,
+  };
+}
 
-/** The sort's name (written into its cursors) and direction. */
-export function searchOrder(query: ListJobsQuery, sort: RankedSort) {
-  const { sort: name, desc } = sortKey(sort, query.q);
-  return { name, desc };
+/** How a sorted page (by budget or rank) is read. */
+export interface SortedRead {
+  /** The sort's name (written into its cursors) and direction. */
+  name: string;
+  desc: boolean;
+  /** What job-scan.ts reads for the page; undefined when no filter is checked row by row. */
+  scan: JobScan | undefined;
+  /** The id page's statement (lib/kernel/sorted-page.ts), its scan read `way`. */
+  idPage(way: ScanWay): Prisma.Sql;
+  /** Columns of the id page besides id, createdAt and sortValue. */
+  extra: string[];
+  /** The matches a read found, and how many the page needs (job-scan.ts's readJobScan). */
+  found(rows: JobJsonRow[]): number;
+  needed: number;
+}
+
+/**
+ * By budget: the page's rows straight from the scan in budget order (the cursor is part of
+ * what the window seeks). By relevance: the newest LIMITS.rankedMatches matches, then
+ * ranked: no index orders by a rank, so PostgreSQL read and ranked every match of a common
+ * word (50,000 rows of the benchmark's million for one page). A search matching fewer is
+ * ranked whole; one matching more is ranked within its newest matches (and pages end there).
+ * A read found enough when it held that many matches; the page counts them
+ * (`candidateCount`), since a full page says nothing of how many were ranked.
+ */
+export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
+  const order = sortKey(sort, query.q);
+  const base = { name: order.sort, desc: order.desc };
+  if (sort !== "relevance") {
+    const scan: JobScan = {
+      seek: [...seekFilters(query, sort), ...afterSortedCursor(order, query.cursor)],
+      check: checkFilters(query, sort),
+      order: sortedOrderSql(order),
+      limit: query.limit + 1,
+    };
+    return {
+      ...base,
+      scan: scan.check.length ? scan : undefined,
+      extra: [],
+      idPage: (way) =>
+        sortedIdPageSql({
+          order,
+          from: Prisma.sql`(${jobScanSql(way, scan)}) AS "jobs"`,
+          conditions: [],
+          cursor: undefined,
+          limit: query.limit,
+        }),
+      found: (rows) => rows.length,
+      needed: query.limit + 1,
+    };
+  }
+  const scan: JobScan = {
+    seek: seekFilters(query, sort),
+    check: checkFilters(query, sort),
+    order: NEWEST,
+    limit: LIMITS.rankedMatches,
+  };
+  return {
+    ...base,
+    scan,
+    extra: ["candidateCount"],
+    idPage: (way) => {
+      const page = sortedIdPageSql({
+        order,
+        from: Prisma.sql`"candidates"`,
+        conditions: [],
+        cursor: query.cursor,
+        limit: query.limit,
+      });
+      return Prisma.sql`WITH "candidates" AS MATERIALIZED (${jobScanSql(way, scan)})
+        SELECT "page".*, (SELECT count(*) FROM "candidates")::int AS "candidateCount"
+        FROM (${page}) "page"`;
+    },
+    found: (rows) => rows[0]?.candidateCount ?? 0,
+    needed: LIMITS.rankedMatches,
+  };
 }

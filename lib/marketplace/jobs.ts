@@ -10,12 +10,14 @@ import { newId, isPossibleId } from "@/lib/kernel/ids";
 import {
   checksumPosterAddresses,
   newestJobJsonSql,
+  newestJobsSql,
   selectJobJson,
   selectNewestJobJson,
   selectSortedJobJson,
   sortedJobJsonSql,
 } from "@/lib/kernel/job-rows";
-import { jobFilters, searchJobIdsSql, searchOrder } from "./job-search";
+import { newestScan, newestSeek, sortedRead } from "./job-search";
+import { estimateJobScan, jobScanSql, readJobScan, type ScanWay } from "./job-scan";
 import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
 import { cachedRead } from "@/lib/kernel/read-cache";
 import { assertAtLeastMinimum } from "./reputation";
@@ -158,25 +160,31 @@ export async function listJobs(db: Db, query: ListJobsQuery): Promise<Page<JobVi
 /** How a page is read: by rank or budget (a keyset over that key), or newest first. */
 function pagePlan(query: ListJobsQuery) {
   const sort = query.sort ?? (query.q !== undefined ? "relevance" : "newest");
-  if (sort !== "newest" || query.q !== undefined) {
-    return { ranked: sort === "newest" ? "relevance" : sort } as const;
-  }
-  const conditions = jobFilters(query);
+  if (sort !== "newest") return { sorted: sortedRead(query, sort) } as const;
   const after = decodeCursor(query.cursor);
-  if (after) {
-    conditions.push(
-      Prisma.sql`("createdAt", "id") < (${after.createdAt}::timestamp(3), ${after.id})`,
-    );
-  }
-  return { conditions };
+  const keyset = after
+    ? [Prisma.sql`("createdAt", "id") < (${after.createdAt}::timestamp(3), ${after.id})`]
+    : [];
+  const seek = newestSeek(query);
+  // Every filter served by an index beside createdAt: that index walked, as far as the page.
+  if (seek) return { newest: newestJobsSql([...seek, ...keyset], query.limit + 1) } as const;
+  return { scan: newestScan(query, keyset) } as const;
 }
 
-/** A page in one statement: PostgreSQL writes each job's JSON, Node joins them. */
+/**
+ * A page in one statement (up to three when a filter no index serves is checked: job-scan.ts),
+ * PostgreSQL writing each job's JSON and Node joining them.
+ */
 async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
   const plan = pagePlan(query);
-  if (plan.ranked) {
-    const order = searchOrder(query, plan.ranked);
-    const rows = await selectSortedJobJson(db, searchJobIdsSql(query, plan.ranked), order.desc);
+  if (plan.sorted) {
+    const { sorted } = plan;
+    const read = (way: ScanWay) =>
+      selectSortedJobJson(db, sorted.idPage(way), sorted.desc, sorted.extra);
+    const { scan } = sorted;
+    const rows = scan
+      ? await readJobScan(read, sorted.found, sorted.needed, () => estimateJobScan(db, scan))
+      : await read("window");
     const kept = rows.slice(0, query.limit);
     return fitJsonPage(
       kept.map((row) => row.json),
@@ -184,12 +192,20 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
       (index) => {
         const row = kept[index]!;
         const key = { createdAt: new Date(row.createdAt), id: row.id };
-        return encodeSortedCursor({ ...key, sort: order.name, value: String(row.sortValue) });
+        return encodeSortedCursor({ ...key, sort: sorted.name, value: String(row.sortValue) });
       },
       checksumPosterAddresses,
     );
   }
-  const rows = await selectNewestJobJson(db, plan.conditions, query.limit + 1);
+  const { scan } = plan;
+  const rows = scan
+    ? await readJobScan(
+        (way) => selectNewestJobJson(db, jobScanSql(way, scan)),
+        (page) => page.length,
+        query.limit + 1,
+        () => estimateJobScan(db, scan),
+      )
+    : await selectNewestJobJson(db, plan.newest);
   const kept = rows.slice(0, query.limit);
   return fitJsonPage(
     kept.map((row) => row.json),
@@ -199,14 +215,13 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
   );
 }
 
-/** The statement that reads a page's jobs (for EXPLAIN in npm run bench). */
-export function jobPageSql(query: ListJobsQuery): Prisma.Sql {
+/** The statement that reads a page's jobs, the way `way` (for EXPLAIN in npm run bench). */
+export function jobPageSql(query: ListJobsQuery, way: ScanWay = "window"): Prisma.Sql {
   const plan = pagePlan(query);
-  if (plan.ranked) {
-    const { desc } = searchOrder(query, plan.ranked);
-    return sortedJobJsonSql(searchJobIdsSql(query, plan.ranked), desc);
+  if (plan.sorted) {
+    return sortedJobJsonSql(plan.sorted.idPage(way), plan.sorted.desc, plan.sorted.extra);
   }
-  return newestJobJsonSql(plan.conditions, query.limit + 1);
+  return newestJobJsonSql(plan.scan ? jobScanSql(way, plan.scan) : plan.newest);
 }
 
 /** Pending proposal counts per job, for lists. */

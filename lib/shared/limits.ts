@@ -17,7 +17,13 @@ export const LIMITS = {
    * ranking every match of a common word read and ranked tens of thousands of rows for a page
    * of 50.
    */
-  rankedMatches: 1_000,
+  rankedMatches: 500,
+  /**
+   * The most rows a job page with a filter no index serves reads in its order before it reads
+   * its matches exactly instead (lib/marketplace/job-scan.ts): with rankedMatches, a word in
+   * more than 2.5% of the newest jobs is ranked from the window alone.
+   */
+  scanWindow: 20_000,
   defaultPageSize: 50,
   /** The most JSON one page of a list holds (lib/kernel/pagination.ts, fitPage). */
   pageBytes: 1024 * 1024,

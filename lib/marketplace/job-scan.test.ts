@@ -1,0 +1,164 @@
+// The two ways a filtered job page is read (job-scan.ts), on PGlite and PostgreSQL: both give
+// the page the filters and the order define, for every list shape; a search whose word and
+// filter never meet (the word only in completed jobs, the filter open) reads at most the
+// window and then the index, never the table; and sort=newest with q is newest first.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { LIMITS } from "@/lib/shared/limits";
+import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
+import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
+import { newWallet } from "@/tests/helpers/in-process";
+import { readJobScan, type ScanWay } from "./job-scan";
+import { jobPageSql, listJobs } from "./jobs";
+
+/** More jobs than the window holds: job g is completed and says "zebra" when g % 10 = 9. */
+const JOBS = LIMITS.scanWindow + 2_000;
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+// A page needing 100 matches, the window 20,000 rows: it is read first when the planner's rate
+// of matches among the rows it reads puts 100 within them.
+describe("which ways a page is read, by the estimate and what the window found", () => {
+  it.each([
+    ["a common word: the window holds the page", [5_000, 100_000], 100, ["window"]],
+    ["the estimate was wrong: the window fell short", [5_000, 100_000], 40, ["window", "exact"]],
+    ["the window at its edge: 100 of 20,000", [500, 100_000], 100, ["window"]],
+    ["a rare word: exactly at once", [499, 100_000], 100, ["exact"]],
+    ["nothing expected", [0, 100_000], 100, ["exact"]],
+  ] as const)("%s", async (_name, [matches, sought], inWindow, ways) => {
+    const read: ScanWay[] = [];
+    const rows = await readJobScan(
+      async (way) => {
+        read.push(way);
+        return Array.from({ length: way === "window" ? inWindow : 100 }, () => way);
+      },
+      (page) => page.length,
+      100,
+      async () => ({ matches, sought }),
+    );
+    expect(read).toEqual(ways);
+    expect(rows[0]).toBe(ways.at(-1));
+  });
+});
+
+describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => {
+  let database: TestDatabase;
+  const poster = newWallet().address;
+  const other = newWallet().address;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await database.db.wallet.createMany({ data: [{ address: poster }, { address: other }] });
+    await database.db.$executeRaw`
+      INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic",
+        "timelineDays", "requirements", "handle", "status", "posterAddress", "createdAt",
+        "updatedAt")
+      SELECT 'job_scan_' || lpad(g::text, 6, '0'),
+             CASE WHEN g % 10 = 9 THEN 'zebra crossing ' || g
+                  WHEN g % 7 = 0 THEN 'giraffe survey ' || g ELSE 'plain job ' || g END,
+             'Stripes and spots.',
+             (CASE WHEN g % 3 = 0 THEN 'data' ELSE 'research' END)::"Category",
+             (1 + g % 50)::bigint * 1000000, 1, ARRAY[]::text[], '@h',
+             (CASE WHEN g % 10 = 9 THEN 'completed' ELSE 'open' END)::"JobStatus",
+             CASE WHEN g % 1000 = 0 THEN ${other} ELSE ${poster} END,
+             TIMESTAMP '2026-01-01' + make_interval(secs => g / 2),
+             TIMESTAMP '2026-01-01' + make_interval(secs => g / 2)
+      FROM generate_series(1, ${JOBS}) AS g`;
+    await database.db.$executeRawUnsafe(`ANALYZE "jobs"`);
+  }, 240_000);
+  afterAll(() => database?.close());
+
+  const run = async (query: Record<string, string>, way: ScanWay) => {
+    const statement = jobPageSql(listJobsQuerySchema.parse(query), way);
+    const rows = await database.db.$queryRaw<{ id: string }[]>(statement);
+    return rows.map((row) => row.id);
+  };
+
+  /**
+   * The statement's plan as run. `indexOnly`: with sequential scans off, as PostgreSQL plans it
+   * on a table large enough (this one is small, and a scan of it cheaper than any index).
+   */
+  const explain = async (query: Record<string, string>, way: ScanWay, indexOnly = false) => {
+    const statement = jobPageSql(listJobsQuerySchema.parse(query), way);
+    const explained = Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`;
+    const [, [row]] = await database.db.$transaction([
+      database.db.$executeRawUnsafe(`SET LOCAL enable_seqscan = ${indexOnly ? "off" : "on"}`),
+      database.db.$queryRaw<{ "QUERY PLAN": unknown }[]>(explained),
+    ]);
+    const plan = row!["QUERY PLAN"];
+    const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan: PlanNode }[];
+    return nodes(parsed[0]!.Plan).filter(
+      // The jobs table's scans, but for the page's own rows read again by id.
+      (node) => node["Relation Name"] === "jobs" && node["Index Name"] !== "jobs_pkey",
+    );
+  };
+
+  /** Rows a scan passed on (`Actual Rows`) and rows it read to drop them. */
+  const passed = (scans: PlanNode[]) =>
+    scans.reduce((sum, node) => sum + node["Actual Rows"] * node["Actual Loops"], 0);
+  const read = (scans: PlanNode[]) =>
+    passed(scans) +
+    scans.reduce(
+      (sum, node) =>
+        sum + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0),
+      0,
+    );
+
+  it.each([
+    ["newest, a word", { q: "giraffe", sort: "newest", limit: "20" }],
+    ["newest, a word and a status", { q: "zebra", status: "completed", sort: "newest" }],
+    ["newest, a budget range", { minBudgetUsdc: "3", maxBudgetUsdc: "4", limit: "30" }],
+    ["newest, a poster", { poster: other, limit: "10" }],
+    ["budget, a word and a category", { q: "giraffe", category: "data", sort: "budget_desc" }],
+    ["budget ascending, a range", { minBudgetUsdc: "10", maxBudgetUsdc: "10", sort: "budget_asc" }],
+    ["relevance, a word and a status", { q: "zebra or giraffe", status: "open", limit: "25" }],
+  ] as const)("%s: the same page every way", async (_name, query) => {
+    const exact = await run(query, "exact");
+    expect(exact.length).toBeGreaterThan(0);
+    expect(await run(query, "window")).toEqual(exact);
+    const page = await listJobs(database.db, listJobsQuerySchema.parse(query));
+    const limit = Number("limit" in query ? query.limit : LIMITS.defaultPageSize);
+    expect(page.items.map((job) => job.id)).toEqual(exact.slice(0, limit));
+  });
+
+  it("sort=newest with q is newest first, over every match", async () => {
+    const page = await listJobs(
+      database.db,
+      listJobsQuerySchema.parse({ q: "zebra", sort: "newest", limit: "3" }),
+    );
+    const newest = Math.floor((JOBS - 9) / 10) * 10 + 9;
+    expect(page.items.map((job) => job.id)).toEqual(
+      [newest, newest - 10, newest - 20].map((g) => `job_scan_${String(g).padStart(6, "0")}`),
+    );
+  });
+
+  it("a word and a filter that never meet: the window, then the index, never the table", async () => {
+    const query = { q: "zebra", status: "open" };
+    expect((await listJobs(database.db, listJobsQuerySchema.parse(query))).items).toEqual([]);
+    // The window: at most its size through the status's index, before the words are checked.
+    expect(passed(await explain(query, "window"))).toBeLessThanOrEqual(LIMITS.scanWindow);
+    // Exactly: the index intersects the word's jobs with the status's, and no job is read.
+    const exact = await explain(query, "exact", true);
+    expect(exact.map((node) => node["Node Type"])).toEqual(["Bitmap Heap Scan"]);
+    expect(read(exact)).toBe(0);
+  });
+
+  it("the same for a budget page: the window reads no more than its size", async () => {
+    const query = { q: "zebra", status: "open", sort: "budget_desc" };
+    expect((await listJobs(database.db, listJobsQuerySchema.parse(query))).items).toEqual([]);
+    expect(passed(await explain(query, "window"))).toBeLessThanOrEqual(LIMITS.scanWindow);
+    expect(read(await explain(query, "exact", true))).toBe(0);
+  });
+});

@@ -1,0 +1,107 @@
+// How the rows a job page is cut from are read when the page checks something no index serves
+// together with its order: a search's words, a budget range, a poster. Left to choose,
+// PostgreSQL walked the order's index and checked each row, trusting estimates that assume the
+// filters independent; when they are not (a common word whose jobs are all in another state),
+// the walk read the whole table for an empty page (0.9 to 1.7 s at a million jobs), and any
+// client could ask for that. So a page is read one of two ways, each bounded:
+//
+// - "window": the first LIMITS.scanWindow rows in the page's order that the indexed filters
+//   (status, category, the cursor) select, then the checks on those only. When they hold
+//   enough matches, these are exactly the first matches in order.
+// - "exact": every row all the filters select (the GIN index over the words and the filter
+//   columns intersects them without reading the table), then sorted: its cost is the number
+//   of matches.
+//
+// readJobScan asks the planner how many rows the filters select, with and without the checks.
+// When the window would hold enough matches at that rate (a common word), it reads the window
+// and, only if it fell short (the estimate was wrong), exactly; else (a rare word: few matches
+// to read) exactly at once.
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Db } from "@/lib/db";
+import { readRows } from "@/lib/db/row-reader";
+import { LIMITS } from "@/lib/shared/limits";
+
+export type ScanWay = "window" | "exact";
+
+export interface JobScan {
+  /** Conditions an index serves with the order: the equality filters and the cursor. */
+  seek: Prisma.Sql[];
+  /** Conditions checked on each row: the search's words, the budget bounds. */
+  check: Prisma.Sql[];
+  /** `ORDER BY` over the jobs table's unqualified columns; it must end with "id". */
+  order: Prisma.Sql;
+  /** The most rows wanted. */
+  limit: number;
+}
+
+const where = (conditions: Prisma.Sql[]) =>
+  conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+
+/**
+ * The statement answering the first `limit` jobs rows (whole rows, in no promised order: the
+ * caller orders them) that match `seek` and `check`, in `order`, read `way`.
+ */
+export function jobScanSql(way: ScanWay, scan: JobScan): Prisma.Sql {
+  const { seek, check, order, limit } = scan;
+  if (way === "window") {
+    return Prisma.sql`SELECT * FROM (
+      SELECT * FROM "jobs" ${where(seek)} ORDER BY ${order} LIMIT ${LIMITS.scanWindow}
+    ) "window" ${where(check)} ORDER BY ${order} LIMIT ${limit}`;
+  }
+  // MATERIALIZED: the matches are read whole (by the bitmap of the indexes), never by walking
+  // the order's index; only their keys are kept, and the page's rows read again by id.
+  return Prisma.sql`SELECT "jobs".* FROM (
+      WITH "matches" AS MATERIALIZED (
+        SELECT "id", "createdAt", "budgetAtomic" FROM "jobs" ${where([...seek, ...check])}
+      )
+      SELECT "id" AS "matchId" FROM "matches" ORDER BY ${order} LIMIT ${limit}
+    ) "first" JOIN "jobs" ON "jobs"."id" = "first"."matchId"`;
+}
+
+/** The planner's estimates: the rows all the filters select, and those the seek alone does. */
+export interface ScanEstimate {
+  matches: number;
+  sought: number;
+}
+
+interface PlanRows {
+  Plan: { Plans?: { "Plan Rows": number }[] };
+}
+
+/** Asks the planner (EXPLAIN without running anything: no rows are read). */
+export async function estimateJobScan(
+  db: Db,
+  scan: Pick<JobScan, "seek" | "check">,
+): Promise<ScanEstimate> {
+  const [row] = await readRows<{ "QUERY PLAN": unknown }>(
+    db,
+    Prisma.sql`EXPLAIN (FORMAT JSON)
+      SELECT 1 FROM "jobs" ${where([...scan.seek, ...scan.check])}
+      UNION ALL SELECT 1 FROM "jobs" ${where(scan.seek)}`,
+  );
+  const plan = row!["QUERY PLAN"];
+  const [explained] = (typeof plan === "string" ? JSON.parse(plan) : plan) as PlanRows[];
+  const [matches, sought] = (explained!.Plan.Plans ?? []).map((child) => child["Plan Rows"]);
+  return { matches: matches ?? 0, sought: sought ?? 0 };
+}
+
+/** What a read found: the matches it saw (at most what the page needs). */
+export type Found<T> = (rows: T[]) => number;
+
+/**
+ * Reads the window when, at the estimated rate of matches among the rows it reads, it would
+ * hold `needed`; then exactly if it did not. Else exactly at once.
+ */
+export async function readJobScan<T>(
+  read: (way: ScanWay) => Promise<T[]>,
+  found: Found<T>,
+  needed: number,
+  estimate: () => Promise<ScanEstimate>,
+): Promise<T[]> {
+  const { matches, sought } = await estimate();
+  if ((needed * sought) / Math.max(matches, 1) <= LIMITS.scanWindow) {
+    const windowed = await read("window");
+    if (found(windowed) >= needed) return windowed;
+  }
+  return read("exact");
+}
