@@ -66,7 +66,11 @@ const loadOn = (server: NextServer, requests: BenchRequest[]): Target => ({
  * `requests` against N workers and against one, side by side; the goal row is N workers'
  * throughput over one's. Both servers are stopped before it returns.
  */
-export async function workersGoal(bench: WorkersBench, requests: BenchRequest[]): Promise<Goal> {
+export async function workersGoal(
+  bench: WorkersBench,
+  requests: BenchRequest[],
+  label?: string,
+): Promise<Goal> {
   const { autocannon, settings, start, workers = benchWorkers() } = bench;
   const servers: NextServer[] = [];
   const started = async (count: number) => {
@@ -84,9 +88,9 @@ export async function workersGoal(bench: WorkersBench, requests: BenchRequest[])
       loadOn(one, requests),
       settings,
     );
-    const load = requests.map((request) => `${request.method ?? "GET"} ${request.path}`);
+    const load = label ?? requests.map((r) => `${r.method ?? "GET"} ${r.path}`).join(", ");
     console.log(
-      `\n  ${workers} workers vs 1 (${load.join(", ")}): ` +
+      `\n  ${workers} workers vs 1 (${load}): ` +
         `${measured.real.perSecond.toFixed(0)} vs ${measured.ceiling.perSecond.toFixed(0)} req/s ` +
         `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms), ` +
         `${os.availableParallelism()} cores`,
