@@ -38,7 +38,10 @@ export function afterSortedCursor(order: SortKey, cursor: string | undefined): P
   const after = decodeSortedCursor(cursor, sort);
   if (!after) return [];
   const row = Prisma.sql`(${key}, "createdAt", "id")`;
-  const bound = Prisma.sql`(${cast(after.value)}, ${after.createdAt}::timestamp(3), ${after.id})`;
+  // The instant as text: node-postgres (lib/db/row-reader.ts) writes a Date in the process's
+  // time zone, which a timestamp without zone drops.
+  const at = after.createdAt.toISOString();
+  const bound = Prisma.sql`(${cast(after.value)}, ${at}::timestamp(3), ${after.id})`;
   return [desc ? Prisma.sql`${row} < ${bound}` : Prisma.sql`${row} > ${bound}`];
 }
 
