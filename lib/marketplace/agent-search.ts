@@ -1,10 +1,9 @@
 // The agent directory's search and sorts: a name search and sorts by rating or completed jobs,
 // which are computed from reputable payments (never stored), so the keyset runs over a subquery.
-import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { AgentSort, ListAgentsQuery } from "@/lib/shared/schemas/agents";
 import { agentReputationSql } from "./reputation";
-import { float8, sortedIdPage } from "@/lib/kernel/sorted-page";
+import { float8, sortedIdPageSql } from "@/lib/kernel/sorted-page";
 
 /**
  * Agents with their mean rating and completed jobs as the directory sorts them: from the same
@@ -24,15 +23,24 @@ const agentsWithStats = () => Prisma.sql`(
  */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
-export function searchAgentIds(db: Db, query: ListAgentsQuery, sort: Exclude<AgentSort, "newest">) {
+/** The conditions of a directory page over the agents table's columns: category and name. */
+export function agentFilters(query: Pick<ListAgentsQuery, "category" | "q">): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
   if (query.category)
     conditions.push(Prisma.sql`${query.category}::"Category" = ANY("categories")`);
   if (query.q) conditions.push(Prisma.sql`"name" ILIKE ${`%${escapeLike(query.q)}%`}`);
+  return conditions;
+}
+
+/**
+ * The statement of a page's ids (one more than the limit) by rating or completed jobs,
+ * highest first, with each one's sort value (lib/kernel/sorted-page.ts).
+ */
+export function searchAgentIdsSql(query: ListAgentsQuery, sort: Exclude<AgentSort, "newest">) {
   const key = sort === "rating" ? Prisma.sql`"rating"` : Prisma.sql`"completedJobs"`;
-  return sortedIdPage(db, {
+  return sortedIdPageSql({
     from: agentsWithStats(),
-    conditions,
+    conditions: agentFilters(query),
     order: { sort, key, cast: float8, desc: true },
     cursor: query.cursor,
     limit: query.limit,

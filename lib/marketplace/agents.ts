@@ -1,17 +1,31 @@
 import { getAgentRowOrThrow } from "@/lib/kernel/rows";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
-import { forbidden } from "@/lib/platform/errors";
-import type { Agent } from "@/lib/generated/prisma/client";
+import { forbidden, notFound } from "@/lib/platform/errors";
+import { type Agent, Prisma } from "@/lib/generated/prisma/client";
 import { sameAddress } from "@/lib/shared/address";
 import type {
   CreateAgentInput,
   ListAgentsQuery,
   UpdateAgentInput,
 } from "@/lib/shared/schemas/agents";
-import { newId } from "@/lib/kernel/ids";
-import { escapeLike, searchAgentIds } from "./agent-search";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
+import { isPossibleId, newId } from "@/lib/kernel/ids";
+import { agentFilters, searchAgentIdsSql } from "./agent-search";
+import {
+  finishAgentJson,
+  selectAgentJson,
+  selectNewestAgentJson,
+  selectSortedAgentJson,
+} from "./agent-rows";
+import {
+  decodeCursor,
+  encodeCursor,
+  encodeSortedCursor,
+  fitJsonPage,
+  type JsonPage,
+  orderBy,
+  type Page,
+} from "@/lib/kernel/pagination";
 import {
   consentToPayee,
   getConsentRequest,
@@ -115,30 +129,59 @@ export async function consentToAgentPayee(
   return toAgentView(row, stats.get(row.id) ?? EMPTY_STATS);
 }
 
-export async function getAgent(db: Db, id: string): Promise<AgentView> {
-  const row = await getAgentRowOrThrow(db, id);
-  const stats = await agentStats(db, [row.id]);
-  return toAgentView(row, stats.get(row.id) ?? EMPTY_STATS);
+/** One agent's view as JSON text, in one statement (agent-rows.ts); 404 for an unknown id. */
+export async function getAgentJson(db: Db, id: string): Promise<{ json: string }> {
+  const json = isPossibleId(id) ? await selectAgentJson(db, id) : undefined;
+  if (json === undefined) throw notFound("agent_not_found", `agent ${id} not found`);
+  return { json };
 }
 
-export async function listAgents(db: Db, query: ListAgentsQuery): Promise<Page<AgentView>> {
+/** One agent as anyone may see it (getAgentJson's, parsed). */
+export async function getAgent(db: Db, id: string): Promise<AgentView> {
+  return JSON.parse((await getAgentJson(db, id)).json) as AgentView;
+}
+
+/**
+ * A page of the directory with its items as JSON text, in one statement: newest first over
+ * the agents table's index, or by rating or completed jobs over their keyset (agent-search.ts).
+ */
+export async function listAgentsJson(db: Db, query: ListAgentsQuery): Promise<JsonPage> {
   if (query.sort !== "newest") {
-    const { ids, nextCursor } = await searchAgentIds(db, query, query.sort);
-    const rows = await db.agent.findMany({ where: { id: { in: ids } } });
-    const views = new Map((await withStats(db, rows)).map((agent) => [agent.id, agent]));
-    return { items: ids.map((id) => views.get(id)!), nextCursor };
+    const sort = query.sort;
+    const rows = await selectSortedAgentJson(db, searchAgentIdsSql(query, sort), true);
+    const kept = rows.slice(0, query.limit);
+    return fitJsonPage(
+      kept.map((row) => row.json),
+      rows.length > query.limit,
+      (index) => {
+        const row = kept[index]!;
+        const key = { createdAt: new Date(row.createdAt), id: row.id };
+        return encodeSortedCursor({ ...key, sort, value: String(row.sortValue) });
+      },
+      finishAgentJson,
+    );
   }
-  const rows = await db.agent.findMany({
-    where: {
-      ...(query.category ? { categories: { has: query.category } } : {}),
-      ...(query.q ? { name: { contains: escapeLike(query.q), mode: "insensitive" as const } } : {}),
-      ...afterCursor(decodeCursor(query.cursor), "desc"),
-    },
-    orderBy: orderBy("desc"),
-    take: query.limit + 1,
-  });
-  const page = toPage(rows, query.limit);
-  return { items: await withStats(db, page.items), nextCursor: page.nextCursor };
+  const conditions = agentFilters(query);
+  const after = decodeCursor(query.cursor);
+  if (after) {
+    // The instant as text: node-postgres writes a Date in the process's time zone.
+    const at = after.createdAt.toISOString();
+    conditions.push(Prisma.sql`("createdAt", "id") < (${at}::timestamp(3), ${after.id})`);
+  }
+  const rows = await selectNewestAgentJson(db, conditions, query.limit + 1);
+  const kept = rows.slice(0, query.limit);
+  return fitJsonPage(
+    kept.map((row) => row.json),
+    rows.length > query.limit,
+    (index) => encodeCursor({ createdAt: new Date(kept[index]!.createdAt), id: kept[index]!.id }),
+    finishAgentJson,
+  );
+}
+
+/** A page of the directory (listAgentsJson's, parsed). */
+export async function listAgents(db: Db, query: ListAgentsQuery): Promise<Page<AgentView>> {
+  const page = await listAgentsJson(db, query);
+  return { items: JSON.parse(page.json) as AgentView[], nextCursor: page.nextCursor };
 }
 
 /** Agents by id (missing ids are skipped), with their ratings: for proposal lists. */

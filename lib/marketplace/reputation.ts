@@ -37,9 +37,13 @@ export function assertAtLeastMinimum(field: string, atomic: bigint): void {
  * counting). Held, refunded and reclaimed money never counts, whatever the job's state.
  */
 export function reputablePaymentsSql(agentIds?: readonly string[]): Prisma.Sql {
-  const narrowed = agentIds
-    ? Prisma.sql`AND p."agentId" IN (${Prisma.join(agentIds)})`
-    : Prisma.empty;
+  return paymentsSql(
+    agentIds ? Prisma.sql`AND p."agentId" IN (${Prisma.join(agentIds)})` : Prisma.empty,
+  );
+}
+
+/** reputablePaymentsSql's rows, with `narrowed` (SQL over `p`, the proposal) added. */
+function paymentsSql(narrowed: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(
     SELECT "jobId", "agentId", "payer", "amountAtomic"
     FROM (
@@ -68,6 +72,20 @@ export function reputablePaymentsSql(agentIds?: readonly string[]): Prisma.Sql {
  * `reviewCount`, `completedJobs`, `payers`, `paidAtomic`; agents with none are absent.
  */
 export function agentReputationSql(agentIds?: readonly string[]): Prisma.Sql {
+  return reputationSql(reputablePaymentsSql(agentIds));
+}
+
+/**
+ * agentReputationSql's row of one agent (none when nothing counts), `agentId` an SQL
+ * expression: an outer column, for a LATERAL join beside each agent of a page (agent-rows.ts),
+ * so that one statement text serves any page. The outer query's alias must be none of those
+ * used inside (s, p, a, h, settled, paid, j, r), which would capture the column.
+ */
+export function oneAgentReputationSql(agentId: Prisma.Sql): Prisma.Sql {
+  return reputationSql(paymentsSql(Prisma.sql`AND p."agentId" = ${agentId}`));
+}
+
+function reputationSql(payments: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(
     SELECT paid."agentId",
            COALESCE(sum(r."rating"), 0)::int AS "ratingSum",
@@ -76,7 +94,7 @@ export function agentReputationSql(agentIds?: readonly string[]): Prisma.Sql {
              AS "completedJobs",
            count(DISTINCT paid."payer")::int AS "payers",
            sum(paid."amountAtomic")::bigint AS "paidAtomic"
-    FROM ${reputablePaymentsSql(agentIds)} paid
+    FROM ${payments} paid
     JOIN "jobs" j ON j."id" = paid."jobId"
     LEFT JOIN "reviews" r ON r."jobId" = paid."jobId" AND r."agentId" = paid."agentId"
     GROUP BY paid."agentId"

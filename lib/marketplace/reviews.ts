@@ -1,13 +1,21 @@
 import type { Address } from "viem";
 import type { Db } from "@/lib/db";
-import { conflict, invalid, isUniqueViolation } from "@/lib/platform/errors";
+import { conflict, invalid, isUniqueViolation, notFound } from "@/lib/platform/errors";
 import type { CreateReviewInput } from "@/lib/shared/schemas/reviews";
 import { getAgentRowOrThrow } from "@/lib/kernel/rows";
-import { newId } from "@/lib/kernel/ids";
+import { isPossibleId, newId } from "@/lib/kernel/ids";
 import { getJobRowOrThrow } from "@/lib/kernel/rows";
 import { announce, authorize, holdState } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
-import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
+import {
+  decodeCursor,
+  encodeCursor,
+  fitJsonPage,
+  type JsonPage,
+  orderBy,
+  type Page,
+} from "@/lib/kernel/pagination";
+import { finishReviewJson, selectAgentReviewJson } from "@/lib/kernel/review-rows";
 import { toReviewView } from "@/lib/kernel/serialize";
 import type { ReviewView } from "@/lib/shared/view-types";
 
@@ -48,18 +56,47 @@ export async function postReview(
   }
 }
 
+/**
+ * An agent's reviews newest first, as JSON text, in one statement that also asks whether the
+ * agent exists (review-rows.ts): 404 agent_not_found for an unknown one.
+ */
+export async function listReviewsJson(
+  db: Db,
+  agentId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<JsonPage> {
+  const after = await afterKey(db, agentId, page.cursor);
+  const rows = isPossibleId(agentId)
+    ? await selectAgentReviewJson(db, agentId, after, page.limit + 1)
+    : undefined;
+  if (!rows) throw notFound("agent_not_found", `agent ${agentId} not found`);
+  const kept = rows.slice(0, page.limit);
+  return fitJsonPage(
+    kept.map((row) => row.json),
+    rows.length > page.limit,
+    (index) => encodeCursor({ createdAt: new Date(kept[index]!.createdAt), id: kept[index]!.id }),
+    finishReviewJson,
+  );
+}
+
+/** The cursor's key; an unknown agent answers 404 before a bad cursor's 400, as it always did. */
+async function afterKey(db: Db, agentId: string, cursor: string | undefined) {
+  try {
+    return decodeCursor(cursor);
+  } catch (error) {
+    await getAgentRowOrThrow(db, agentId);
+    throw error;
+  }
+}
+
+/** An agent's reviews (listReviewsJson's, parsed). */
 export async function listReviews(
   db: Db,
   agentId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<Page<ReviewView>> {
-  await getAgentRowOrThrow(db, agentId);
-  const rows = await db.review.findMany({
-    where: { agentId, ...afterCursor(decodeCursor(page.cursor), "desc") },
-    orderBy: orderBy("desc"),
-    take: page.limit + 1,
-  });
-  return toPage(rows, page.limit, toReviewView);
+  const json = await listReviewsJson(db, agentId, page);
+  return { items: JSON.parse(json.json) as ReviewView[], nextCursor: json.nextCursor };
 }
 
 /** Reviews of one job (at most one per reviewer wallet), newest first: for the job page. */

@@ -1,13 +1,13 @@
 import "server-only";
 import {
   consentToAgentPayee,
-  getAgent,
+  getAgentJson,
   getPayeeConsentRequest,
-  listAgents,
+  listAgentsJson,
   registerAgent,
   updateAgent,
 } from "@/lib/marketplace/agents";
-import { listReviews, postReview } from "@/lib/marketplace/reviews";
+import { listReviewsJson, postReview } from "@/lib/marketplace/reviews";
 import {
   createAgentSchema,
   listAgentsQuerySchema,
@@ -20,7 +20,7 @@ import {
   payeeConsentRequestViewSchema,
   reviewViewSchema,
 } from "@/lib/shared/schemas/views";
-import { answer, defineOperation, pageAnswer, PUBLIC, sessionOrToken } from "../operation";
+import { answer, defineOperation, jsonAnswer, PUBLIC, sessionOrToken } from "../operation";
 import { AS_AGENT, agentPath } from "./params";
 
 // Agents (the directory, registration, profiles, payee consent) and their reviews.
@@ -36,7 +36,11 @@ export const listAgentsOperation = defineOperation({
   success: { description: "A page of agents", data: agentViewSchema, page: true },
   errors: ["invalid_cursor"],
   mcp: { name: "list_agents", title: "Find agents", result: "agents" },
-  handle: async ({ db, query }) => pageAnswer(await listAgents(db, query)),
+  // The page as PostgreSQL wrote it (lib/marketplace/agent-rows.ts), passed through.
+  handle: async ({ db, query }) => {
+    const page = await listAgentsJson(db, query);
+    return jsonAnswer(page, { nextCursor: page.nextCursor });
+  },
 });
 
 export const registerAgentOperation = defineOperation({
@@ -66,7 +70,7 @@ export const getAgentOperation = defineOperation({
   success: { description: "The agent", data: agentViewSchema },
   errors: ["agent_not_found"],
   mcp: { name: "get_agent", title: "Get an agent", result: "agent", rename: AS_AGENT },
-  handle: async ({ db, params }) => answer(await getAgent(db, params.id)),
+  handle: async ({ db, params }) => jsonAnswer(await getAgentJson(db, params.id)),
 });
 
 export const updateAgentOperation = defineOperation({
@@ -144,8 +148,11 @@ export const listReviewsOperation = defineOperation({
   success: { description: "A page of reviews", data: reviewViewSchema, page: true },
   errors: ["agent_not_found", "invalid_cursor"],
   mcp: { name: "list_reviews", title: "An agent's reviews", result: "reviews" },
-  handle: async ({ db, query: { agentId, ...page } }) =>
-    pageAnswer(await listReviews(db, agentId, page)),
+  // The page as PostgreSQL wrote it (lib/kernel/review-rows.ts), passed through.
+  handle: async ({ db, query: { agentId, ...page } }) => {
+    const json = await listReviewsJson(db, agentId, page);
+    return jsonAnswer(json, { nextCursor: json.nextCursor });
+  },
 });
 
 export const postReviewOperation = defineOperation({
