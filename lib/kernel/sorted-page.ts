@@ -1,11 +1,11 @@
 // Keyset pages over a SQL sort key (a budget, a search rank, a rating): ties fall back to
 // (createdAt, id) in the same direction, so one (key, createdAt, id) row comparison is the
 // keyset condition and one index (or one sort) serves it. Prisma cannot say either, so the
-// ids come from SQL and the caller loads the rows.
-import type { Db } from "@/lib/db";
+// page's ids come from this SQL, and the caller's statement writes their views beside them
+// (job-rows.ts, agent-rows.ts).
 import { invalid } from "@/lib/platform/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { decodeSortedCursor, encodeSortedCursor } from "./pagination";
+import { decodeSortedCursor } from "./pagination";
 
 export interface SortKey {
   /** The sort's name, written into its cursors (a cursor is refused under another sort). */
@@ -15,12 +15,6 @@ export interface SortKey {
   /** SQL for a key value read back from a cursor; throws `invalid` for a value out of range. */
   cast: (value: string) => Prisma.Sql;
   desc: boolean;
-}
-
-interface IdRow {
-  id: string;
-  createdAt: Date;
-  sortValue: bigint | number;
 }
 
 interface SortedPageOptions {
@@ -62,36 +56,6 @@ export function sortedIdPageSql(options: SortedPageOptions): Prisma.Sql {
     SELECT "id", "createdAt", ${options.order.key} AS "sortValue" FROM ${options.from} ${where}
     ORDER BY 3 ${direction}, "createdAt" ${direction}, "id" ${direction}
     LIMIT ${options.limit + 1}`;
-}
-
-export interface SortedIdPage {
-  ids: string[];
-  /** Whether rows follow the last id. */
-  more: boolean;
-  /** The cursor that continues right after `ids[index]` (for a page cut short: fitPage). */
-  cursorAfter(index: number): string;
-  nextCursor: string | null;
-}
-
-export async function sortedIdPage(db: Db, options: SortedPageOptions): Promise<SortedIdPage> {
-  const rows = await db.$queryRaw<IdRow[]>(sortedIdPageSql(options));
-  const page = rows.slice(0, options.limit);
-  const more = rows.length > options.limit;
-  const cursorAfter = (index: number) => {
-    const row = page[index]!;
-    return encodeSortedCursor({
-      createdAt: row.createdAt,
-      id: row.id,
-      sort: options.order.sort,
-      value: String(row.sortValue),
-    });
-  };
-  return {
-    ids: page.map((row) => row.id),
-    more,
-    cursorAfter,
-    nextCursor: more && page.length > 0 ? cursorAfter(page.length - 1) : null,
-  };
 }
 
 const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
