@@ -133,6 +133,26 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(page.items.map((job) => job.id)).toEqual(exact.slice(0, limit));
   });
 
+  // Outside UTC too: node-postgres writes a Date parameter in the process's time zone.
+  it.for(["UTC", "America/New_York"])("newest pages follow their cursors (TZ=%s)", async (zone) => {
+    const saved = process.env.TZ;
+    process.env.TZ = zone;
+    try {
+      for (const filters of [{ status: "completed" }, { q: "zebra", sort: "newest" }]) {
+        const page = (extra: Record<string, string>) =>
+          listJobs(database.db, listJobsQuerySchema.parse({ ...filters, ...extra }));
+        const first = await page({ limit: "3" });
+        const second = await page({ limit: "3", cursor: first.nextCursor! });
+        const both = await page({ limit: "6" });
+        const ids = [...first.items, ...second.items].map((job) => job.id);
+        expect(ids).toEqual(both.items.map((job) => job.id));
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
   it("sort=newest with q is newest first, over every match", async () => {
     const page = await listJobs(
       database.db,

@@ -162,8 +162,12 @@ function pagePlan(query: ListJobsQuery) {
   const sort = query.sort ?? (query.q !== undefined ? "relevance" : "newest");
   if (sort !== "newest") return { sorted: sortedRead(query, sort) } as const;
   const after = decodeCursor(query.cursor);
+  // The instant as text: node-postgres (lib/db/row-reader.ts) writes a Date in the process's
+  // time zone, which a timestamp without zone drops (as in sorted-page.ts).
   const keyset = after
-    ? [Prisma.sql`("createdAt", "id") < (${after.createdAt}::timestamp(3), ${after.id})`]
+    ? [
+        Prisma.sql`("createdAt", "id") < (${after.createdAt.toISOString()}::timestamp(3), ${after.id})`,
+      ]
     : [];
   const seek = newestSeek(query);
   // Every filter served by an index beside createdAt: that index walked, as far as the page.
