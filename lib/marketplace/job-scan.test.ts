@@ -37,7 +37,8 @@ describe("which ways a page is read, by the estimate and what the window found",
     ["the window at its edge: 100 of 20,000", [500, 100_000], 100, ["window"]],
     ["a rare word: exactly at once", [499, 100_000], 100, ["exact"]],
     ["nothing expected", [0, 100_000], 100, ["exact"]],
-  ] as const)("%s", async (_name, [matches, sought], inWindow, ways) => {
+    ["a small table: exactly, without asking", "small", 100, ["exact"]],
+  ] as const)("%s", async (_name, estimate, inWindow, ways) => {
     const read: ScanWay[] = [];
     const rows = await readJobScan(
       async (way) => {
@@ -46,7 +47,7 @@ describe("which ways a page is read, by the estimate and what the window found",
       },
       (page) => page.length,
       100,
-      async () => ({ matches, sought }),
+      async () => (estimate === "small" ? estimate : { matches: estimate[0], sought: estimate[1] }),
     );
     expect(read).toEqual(ways);
     expect(rows[0]).toBe(ways.at(-1));

@@ -12,7 +12,8 @@
 //   columns intersects them without reading the table), then sorted: its cost is the number
 //   of matches.
 //
-// readJobScan asks the planner how many rows the filters select, with and without the checks.
+// readJobScan reads a small table (under the window's size) exactly at once. Else it asks the
+// planner how many rows the filters select, with and without the checks.
 // When the window would hold enough matches at that rate (a common word), it reads the window
 // and, only if it fell short (the estimate was wrong), exactly; else (a rare word: few matches
 // to read) exactly at once.
@@ -68,11 +69,37 @@ interface PlanRows {
   Plan: { Plans?: { "Plan Rows": number }[] };
 }
 
-/** Asks the planner (EXPLAIN without running anything: no rows are read). */
+/** How long the jobs table's size (the planner's, from the last ANALYZE) is taken as known. */
+const TABLE_ROWS_TTL_MS = 60_000;
+const tableRows = new WeakMap<Db, { rows: number; at: number }>();
+
+/**
+ * Whether the jobs table is small enough to read any page's matches exactly, without asking:
+ * under LIMITS.scanWindow rows by the planner's last count (-1 before any ANALYZE: not known
+ * to be small). A hint for speed only: both ways read the same page.
+ */
+async function smallTable(db: Db): Promise<boolean> {
+  let known = tableRows.get(db);
+  if (!known || Date.now() - known.at > TABLE_ROWS_TTL_MS) {
+    const [row] = await readRows<{ rows: number }>(
+      db,
+      Prisma.sql`SELECT "reltuples"::float8 AS "rows" FROM "pg_class" WHERE "oid" = '"jobs"'::regclass`,
+    );
+    known = { rows: Number(row?.rows ?? -1), at: Date.now() };
+    tableRows.set(db, known);
+  }
+  return known.rows >= 0 && known.rows < LIMITS.scanWindow;
+}
+
+/**
+ * Asks the planner (EXPLAIN without running anything: no rows are read); "small" when the
+ * table is, and every way costs little.
+ */
 export async function estimateJobScan(
   db: Db,
   scan: Pick<JobScan, "seek" | "check">,
-): Promise<ScanEstimate> {
+): Promise<ScanEstimate | "small"> {
+  if (await smallTable(db)) return "small";
   const [row] = await readRows<{ "QUERY PLAN": unknown }>(
     db,
     Prisma.sql`EXPLAIN (FORMAT JSON)
@@ -96,9 +123,11 @@ export async function readJobScan<T>(
   read: (way: ScanWay) => Promise<T[]>,
   found: Found<T>,
   needed: number,
-  estimate: () => Promise<ScanEstimate>,
+  estimate: () => Promise<ScanEstimate | "small">,
 ): Promise<T[]> {
-  const { matches, sought } = await estimate();
+  const estimated = await estimate();
+  if (estimated === "small") return read("exact");
+  const { matches, sought } = estimated;
   if ((needed * sought) / Math.max(matches, 1) <= LIMITS.scanWindow) {
     const windowed = await read("window");
     if (found(windowed) >= needed) return windowed;
