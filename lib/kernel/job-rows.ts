@@ -8,6 +8,7 @@
 import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { KeyedJsonRow } from "./pagination";
 import { checksumAddress } from "./serialize";
 
 /** An instant as Date#toISOString writes it (the columns hold UTC without a zone). */
@@ -35,13 +36,7 @@ const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
   ) v)::text`;
 
 /** A job's view as JSON text, beside its page key (for the next page's cursor). */
-export interface JobJsonRow {
-  json: string;
-  id: string;
-  /** createdAt as toISOString writes it. */
-  createdAt: string;
-  /** The sort key's value (ranked and budget pages only): use it through String(). */
-  sortValue?: bigint | number | string;
+export interface JobJsonRow extends KeyedJsonRow {
   /** How many jobs a relevance page was ranked among (job-search.ts). */
   candidateCount?: number;
 }

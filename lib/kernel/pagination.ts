@@ -168,6 +168,42 @@ export function fitJsonPage(
   return { json: finish(`[${page.items.join(",")}]`), nextCursor: page.nextCursor };
 }
 
+/** A row of a page PostgreSQL wrote: its item's JSON beside the item's page key. */
+export interface KeyedJsonRow {
+  json: string;
+  id: string;
+  /** createdAt as toISOString writes it. */
+  createdAt: string;
+  /** The sort key's value, on sorted pages: use it through String(). */
+  sortValue?: bigint | number | string;
+}
+
+/**
+ * The page of `rows` (read one past `limit`), fitted as fitJsonPage fits one, its cursors
+ * newest first by (createdAt, id), or, with `sort`, of that sort (its key the row's sortValue).
+ */
+export function keyedJsonPage(
+  rows: KeyedJsonRow[],
+  limit: number,
+  finish: (json: string) => string,
+  sort?: string,
+): JsonPage {
+  const kept = rows.slice(0, limit);
+  const cursorAfter = (index: number) => {
+    const row = kept[index]!;
+    const key = { createdAt: new Date(row.createdAt), id: row.id };
+    return sort === undefined
+      ? encodeCursor(key)
+      : encodeSortedCursor({ ...key, sort, value: String(row.sortValue) });
+  };
+  return fitJsonPage(
+    kept.map((row) => row.json),
+    rows.length > limit,
+    cursorAfter,
+    finish,
+  );
+}
+
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**

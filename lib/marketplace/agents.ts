@@ -19,10 +19,8 @@ import {
 } from "./agent-rows";
 import {
   decodeCursor,
-  encodeCursor,
-  encodeSortedCursor,
-  fitJsonPage,
   type JsonPage,
+  keyedJsonPage,
   orderBy,
   type Page,
 } from "@/lib/kernel/pagination";
@@ -149,17 +147,7 @@ export async function listAgentsJson(db: Db, query: ListAgentsQuery): Promise<Js
   if (query.sort !== "newest") {
     const sort = query.sort;
     const rows = await selectSortedAgentJson(db, searchAgentIdsSql(query, sort), true);
-    const kept = rows.slice(0, query.limit);
-    return fitJsonPage(
-      kept.map((row) => row.json),
-      rows.length > query.limit,
-      (index) => {
-        const row = kept[index]!;
-        const key = { createdAt: new Date(row.createdAt), id: row.id };
-        return encodeSortedCursor({ ...key, sort, value: String(row.sortValue) });
-      },
-      finishAgentJson,
-    );
+    return keyedJsonPage(rows, query.limit, finishAgentJson, sort);
   }
   const conditions = agentFilters(query);
   const after = decodeCursor(query.cursor);
@@ -169,13 +157,7 @@ export async function listAgentsJson(db: Db, query: ListAgentsQuery): Promise<Js
     conditions.push(Prisma.sql`("createdAt", "id") < (${at}::timestamp(3), ${after.id})`);
   }
   const rows = await selectNewestAgentJson(db, conditions, query.limit + 1);
-  const kept = rows.slice(0, query.limit);
-  return fitJsonPage(
-    kept.map((row) => row.json),
-    rows.length > query.limit,
-    (index) => encodeCursor({ createdAt: new Date(kept[index]!.createdAt), id: kept[index]!.id }),
-    finishAgentJson,
-  );
+  return keyedJsonPage(rows, query.limit, finishAgentJson);
 }
 
 /** A page of the directory (listAgentsJson's, parsed). */

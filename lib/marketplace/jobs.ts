@@ -21,14 +21,7 @@ import { estimateJobScan, jobScanSql, readJobScan, type ScanWay } from "./job-sc
 import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
 import { cachedRead } from "@/lib/kernel/read-cache";
 import { assertAtLeastMinimum } from "./reputation";
-import {
-  decodeCursor,
-  encodeCursor,
-  encodeSortedCursor,
-  fitJsonPage,
-  type JsonPage,
-  type Page,
-} from "@/lib/kernel/pagination";
+import { decodeCursor, type JsonPage, keyedJsonPage, type Page } from "@/lib/kernel/pagination";
 import { type JobRow, toJobView } from "@/lib/kernel/serialize";
 import type { JobView } from "@/lib/shared/view-types";
 
@@ -189,17 +182,7 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
     const rows = scan
       ? await readJobScan(read, sorted.found, sorted.needed, () => estimateJobScan(db, scan))
       : await read("window");
-    const kept = rows.slice(0, query.limit);
-    return fitJsonPage(
-      kept.map((row) => row.json),
-      rows.length > query.limit,
-      (index) => {
-        const row = kept[index]!;
-        const key = { createdAt: new Date(row.createdAt), id: row.id };
-        return encodeSortedCursor({ ...key, sort: sorted.name, value: String(row.sortValue) });
-      },
-      checksumPosterAddresses,
-    );
+    return keyedJsonPage(rows, query.limit, checksumPosterAddresses, sorted.name);
   }
   const { scan } = plan;
   const rows = scan
@@ -210,13 +193,7 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
         () => estimateJobScan(db, scan),
       )
     : await selectNewestJobJson(db, plan.newest);
-  const kept = rows.slice(0, query.limit);
-  return fitJsonPage(
-    kept.map((row) => row.json),
-    rows.length > query.limit,
-    (index) => encodeCursor({ createdAt: new Date(kept[index]!.createdAt), id: kept[index]!.id }),
-    checksumPosterAddresses,
-  );
+  return keyedJsonPage(rows, query.limit, checksumPosterAddresses);
 }
 
 /** The statement that reads a page's jobs, the way `way` (for EXPLAIN in npm run bench). */

@@ -9,9 +9,8 @@ import { announce, authorize, holdState } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
 import {
   decodeCursor,
-  encodeCursor,
-  fitJsonPage,
   type JsonPage,
+  keyedJsonPage,
   orderBy,
   type Page,
 } from "@/lib/kernel/pagination";
@@ -70,13 +69,7 @@ export async function listReviewsJson(
     ? await selectAgentReviewJson(db, agentId, after, page.limit + 1)
     : undefined;
   if (!rows) throw notFound("agent_not_found", `agent ${agentId} not found`);
-  const kept = rows.slice(0, page.limit);
-  return fitJsonPage(
-    kept.map((row) => row.json),
-    rows.length > page.limit,
-    (index) => encodeCursor({ createdAt: new Date(kept[index]!.createdAt), id: kept[index]!.id }),
-    finishReviewJson,
-  );
+  return keyedJsonPage(rows, page.limit, finishReviewJson);
 }
 
 /** The cursor's key; an unknown agent answers 404 before a bad cursor's 400, as it always did. */
