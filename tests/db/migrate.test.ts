@@ -1,13 +1,15 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import pg from "pg";
 import {
   createEmptyDatabase,
   createTestDatabase,
   DB_KINDS,
   type EmptyDatabase,
+  TEST_DATABASE_URL,
 } from "@/tests/helpers/db";
 import { openDatabase } from "@/lib/db/client";
 import { loadMigrations, migrate, MigrationError } from "@/lib/db/migrate";
-import { pgliteSession } from "@/lib/db/sql";
+import { openPgSession, pgliteSession, quoteIdent } from "@/lib/db/sql";
 
 describe("migration runner", () => {
   it("applies every migration to an empty embedded database once; the second run is a no-op", async () => {
@@ -736,5 +738,57 @@ describe.each(DB_KINDS)("data layer on %s", (kind) => {
         },
       }),
     ).rejects.toThrow();
+  });
+});
+
+// btree_gin (migration job_search_filters) is one per database: on a new database, schemas
+// migrated at once must all succeed, and one schema's DROP ... CASCADE must not take it, nor
+// the index it serves, from the others.
+describe.runIf(TEST_DATABASE_URL)("the search index's extension on PostgreSQL", () => {
+  const name = `migrate_ext_${process.pid}_${Date.now()}`;
+  const admin = () => new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const inDatabase = (schema?: string) => {
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    return { url: url.toString(), schema };
+  };
+  afterAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    await client.end();
+  });
+
+  it("three schemas migrated at once on a new database; dropping one leaves the others whole", async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`CREATE DATABASE ${quoteIdent(name)}`);
+    await client.end();
+    const schemas = ["first", "second", "third"];
+    await Promise.all(
+      schemas.map(async (schema) => {
+        const { url } = inDatabase();
+        const session = await openPgSession(url, schema);
+        try {
+          await migrate(session);
+        } finally {
+          await session.close();
+        }
+      }),
+    );
+    const session = await openPgSession(inDatabase().url);
+    try {
+      const [extension] = await session.query<{ schema: string }>(
+        `SELECT extnamespace::regnamespace::text AS "schema" FROM pg_extension WHERE extname = 'btree_gin'`,
+      );
+      expect(extension?.schema).toBe("public");
+      await session.query(`DROP SCHEMA "first" CASCADE`);
+      const indexes = await session.query<{ schema: string }>(
+        `SELECT schemaname AS "schema" FROM pg_indexes WHERE indexname = 'jobs_filters_searchVector_idx' ORDER BY 1`,
+      );
+      expect(indexes.map((row) => row.schema)).toEqual(["second", "third"]);
+    } finally {
+      await session.close();
+    }
   });
 });
