@@ -10,6 +10,7 @@ import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { KeyedJsonRow } from "./pagination";
 import { checksumAddress } from "./serialize";
+import { whereSql } from "./sorted-page";
 
 /** An instant as Date#toISOString writes it (the columns hold UTC without a zone). */
 const isoSql = (column: string) =>
@@ -65,10 +66,7 @@ const jsonRows = (db: Db, statement: Prisma.Sql) => readRows<JobJsonRow>(db, sta
  * `limit`: the statement selectNewestJobJson takes when an index serves every condition.
  */
 export function newestJobsSql(conditions: Prisma.Sql[], limit: number): Prisma.Sql {
-  const where = conditions.length
-    ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
-    : Prisma.empty;
-  return Prisma.sql`SELECT * FROM "jobs" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
+  return Prisma.sql`SELECT * FROM "jobs" ${whereSql(conditions)} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CursorKey } from "./pagination";
+import { beforeKeySql } from "./sorted-page";
 import { isoSql, jsonFinisher } from "./view-json";
 
 const CREATED_AT = isoSql(Prisma.sql`r."createdAt"`);
@@ -38,11 +39,8 @@ export async function selectAgentReviewJson(
   after: CursorKey | undefined,
   limit: number,
 ): Promise<ReviewJsonRow[] | undefined> {
-  // The instant as text: node-postgres would write a Date in the process's time zone, which a
-  // timestamp without zone drops.
-  const at = after?.createdAt.toISOString();
   const keyset = after
-    ? Prisma.sql`AND (r."createdAt", r."id") < (${at}::timestamp(3), ${after.id})`
+    ? Prisma.sql`AND ${beforeKeySql(after, Prisma.sql`r."createdAt", r."id"`)}`
     : Prisma.empty;
   // The page's rows first (the index on agentId, createdAt, id), their JSON only for them.
   const rows = await readRows<{ json: string; id: string | null; createdAt: string | null }>(

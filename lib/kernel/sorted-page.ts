@@ -2,10 +2,10 @@
 // (createdAt, id) in the same direction, so one (key, createdAt, id) row comparison is the
 // keyset condition and one index (or one sort) serves it. Prisma cannot say either, so the
 // page's ids come from this SQL, and the caller's statement writes their views beside them
-// (job-rows.ts, agent-rows.ts).
+// (job-rows.ts, agent-rows.ts). Newest-first pages take their bound and WHERE from here too.
 import { invalid } from "@/lib/platform/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { decodeSortedCursor } from "./pagination";
+import { type CursorKey, decodeSortedCursor } from "./pagination";
 
 export interface SortKey {
   /** The sort's name, written into its cursors (a cursor is refused under another sort). */
@@ -26,16 +26,29 @@ interface SortedPageOptions {
   limit: number;
 }
 
+/** `WHERE` of `conditions` joined by AND (nothing when there are none). */
+export const whereSql = (conditions: Prisma.Sql[]) =>
+  conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+
+/**
+ * A cursor's instant as SQL, written as text: node-postgres (lib/db/row-reader.ts) writes a
+ * Date in the process's time zone, which a timestamp without zone drops (outside UTC, a page
+ * started hours off).
+ */
+export const instantSql = (at: Date) => Prisma.sql`${at.toISOString()}::timestamp(3)`;
+
+/** The rows after a newest-first cursor's key: `(createdAt, id) < key`, over `columns`. */
+export function beforeKeySql(key: CursorKey, columns = Prisma.sql`"createdAt", "id"`): Prisma.Sql {
+  return Prisma.sql`(${columns}) < (${instantSql(key.createdAt)}, ${key.id})`;
+}
+
 /** The keyset condition of the rows after `cursor` in `order` (none without a cursor). */
 export function afterSortedCursor(order: SortKey, cursor: string | undefined): Prisma.Sql[] {
   const { key, cast, desc, sort } = order;
   const after = decodeSortedCursor(cursor, sort);
   if (!after) return [];
   const row = Prisma.sql`(${key}, "createdAt", "id")`;
-  // The instant as text: node-postgres (lib/db/row-reader.ts) writes a Date in the process's
-  // time zone, which a timestamp without zone drops.
-  const at = after.createdAt.toISOString();
-  const bound = Prisma.sql`(${cast(after.value)}, ${at}::timestamp(3), ${after.id})`;
+  const bound = Prisma.sql`(${cast(after.value)}, ${instantSql(after.createdAt)}, ${after.id})`;
   return [desc ? Prisma.sql`${row} < ${bound}` : Prisma.sql`${row} > ${bound}`];
 }
 
@@ -48,9 +61,7 @@ export function sortedOrderSql(order: SortKey): Prisma.Sql {
 /** The page's statement (its ids, one more than `limit`); for EXPLAIN too (npm run bench). */
 export function sortedIdPageSql(options: SortedPageOptions): Prisma.Sql {
   const conditions = [...options.conditions, ...afterSortedCursor(options.order, options.cursor)];
-  const where = conditions.length
-    ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
-    : Prisma.empty;
+  const where = whereSql(conditions);
   const direction = options.order.desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   return Prisma.sql`
     SELECT "id", "createdAt", ${options.order.key} AS "sortValue" FROM ${options.from} ${where}

@@ -7,6 +7,7 @@
 import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { whereSql } from "@/lib/kernel/sorted-page";
 import { isoSql, jsonFinisher, usdcSql } from "@/lib/kernel/view-json";
 import { oneAgentReputationSql } from "./reputation";
 
@@ -84,9 +85,7 @@ export async function selectAgentJson(db: Db, id: string): Promise<string | unde
  * reputation only for the rows returned.
  */
 export function selectNewestAgentJson(db: Db, conditions: Prisma.Sql[], limit: number) {
-  const where = conditions.length
-    ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
-    : Prisma.empty;
+  const where = whereSql(conditions);
   return readRows<AgentJsonRow>(
     db,
     Prisma.sql`

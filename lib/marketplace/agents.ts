@@ -2,7 +2,7 @@ import { getAgentRowOrThrow } from "@/lib/kernel/rows";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
 import { forbidden, notFound } from "@/lib/platform/errors";
-import { type Agent, Prisma } from "@/lib/generated/prisma/client";
+import type { Agent } from "@/lib/generated/prisma/client";
 import { sameAddress } from "@/lib/shared/address";
 import type {
   CreateAgentInput,
@@ -10,6 +10,7 @@ import type {
   UpdateAgentInput,
 } from "@/lib/shared/schemas/agents";
 import { isPossibleId, newId } from "@/lib/kernel/ids";
+import { beforeKeySql } from "@/lib/kernel/sorted-page";
 import { agentFilters, searchAgentIdsSql } from "./agent-search";
 import {
   finishAgentJson,
@@ -151,11 +152,7 @@ export async function listAgentsJson(db: Db, query: ListAgentsQuery): Promise<Js
   }
   const conditions = agentFilters(query);
   const after = decodeCursor(query.cursor);
-  if (after) {
-    // The instant as text: node-postgres writes a Date in the process's time zone.
-    const at = after.createdAt.toISOString();
-    conditions.push(Prisma.sql`("createdAt", "id") < (${at}::timestamp(3), ${after.id})`);
-  }
+  if (after) conditions.push(beforeKeySql(after));
   const rows = await selectNewestAgentJson(db, conditions, query.limit + 1);
   return keyedJsonPage(rows, query.limit, finishAgentJson);
 }

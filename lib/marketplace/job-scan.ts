@@ -20,6 +20,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
+import { whereSql } from "@/lib/kernel/sorted-page";
 import { LIMITS } from "@/lib/shared/limits";
 
 export type ScanWay = "window" | "exact";
@@ -35,9 +36,6 @@ export interface JobScan {
   limit: number;
 }
 
-const where = (conditions: Prisma.Sql[]) =>
-  conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
-
 /**
  * The statement answering the first `limit` jobs rows (whole rows, in no promised order: the
  * caller orders them) that match `seek` and `check`, in `order`, read `way`.
@@ -46,14 +44,14 @@ export function jobScanSql(way: ScanWay, scan: JobScan): Prisma.Sql {
   const { seek, check, order, limit } = scan;
   if (way === "window") {
     return Prisma.sql`SELECT * FROM (
-      SELECT * FROM "jobs" ${where(seek)} ORDER BY ${order} LIMIT ${LIMITS.scanWindow}
-    ) "window" ${where(check)} ORDER BY ${order} LIMIT ${limit}`;
+      SELECT * FROM "jobs" ${whereSql(seek)} ORDER BY ${order} LIMIT ${LIMITS.scanWindow}
+    ) "window" ${whereSql(check)} ORDER BY ${order} LIMIT ${limit}`;
   }
   // MATERIALIZED: the matches are read whole (by the bitmap of the indexes), never by walking
   // the order's index; only their keys are kept, and the page's rows read again by id.
   return Prisma.sql`SELECT "jobs".* FROM (
       WITH "matches" AS MATERIALIZED (
-        SELECT "id", "createdAt", "budgetAtomic" FROM "jobs" ${where([...seek, ...check])}
+        SELECT "id", "createdAt", "budgetAtomic" FROM "jobs" ${whereSql([...seek, ...check])}
       )
       SELECT "id" AS "matchId" FROM "matches" ORDER BY ${order} LIMIT ${limit}
     ) "first" JOIN "jobs" ON "jobs"."id" = "first"."matchId"`;
@@ -103,8 +101,8 @@ export async function estimateJobScan(
   const [row] = await readRows<{ "QUERY PLAN": unknown }>(
     db,
     Prisma.sql`EXPLAIN (FORMAT JSON)
-      SELECT 1 FROM "jobs" ${where([...scan.seek, ...scan.check])}
-      UNION ALL SELECT 1 FROM "jobs" ${where(scan.seek)}`,
+      SELECT 1 FROM "jobs" ${whereSql([...scan.seek, ...scan.check])}
+      UNION ALL SELECT 1 FROM "jobs" ${whereSql(scan.seek)}`,
   );
   const plan = row!["QUERY PLAN"];
   const [explained] = (typeof plan === "string" ? JSON.parse(plan) : plan) as PlanRows[];

@@ -20,6 +20,7 @@ import { newestScan, newestSeek, sortedRead } from "./job-search";
 import { estimateJobScan, jobScanSql, readJobScan, type ScanWay } from "./job-scan";
 import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
 import { cachedRead } from "@/lib/kernel/read-cache";
+import { beforeKeySql } from "@/lib/kernel/sorted-page";
 import { assertAtLeastMinimum } from "./reputation";
 import { decodeCursor, type JsonPage, keyedJsonPage, type Page } from "@/lib/kernel/pagination";
 import { type JobRow, toJobView } from "@/lib/kernel/serialize";
@@ -155,13 +156,7 @@ function pagePlan(query: ListJobsQuery) {
   const sort = query.sort ?? (query.q !== undefined ? "relevance" : "newest");
   if (sort !== "newest") return { sorted: sortedRead(query, sort) } as const;
   const after = decodeCursor(query.cursor);
-  // The instant as text: node-postgres (lib/db/row-reader.ts) writes a Date in the process's
-  // time zone, which a timestamp without zone drops (as in sorted-page.ts).
-  const keyset = after
-    ? [
-        Prisma.sql`("createdAt", "id") < (${after.createdAt.toISOString()}::timestamp(3), ${after.id})`,
-      ]
-    : [];
+  const keyset = after ? [beforeKeySql(after)] : [];
   const seek = newestSeek(query);
   // Every filter served by an index beside createdAt: that index walked, as far as the page.
   if (seek) return { newest: newestJobsSql([...seek, ...keyset], query.limit + 1) } as const;
