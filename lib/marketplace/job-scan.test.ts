@@ -2,14 +2,21 @@
 // the page the filters and the order define, for every list shape; a search whose word and
 // filter never meet (the word only in completed jobs, the filter open) reads at most the
 // window and then the index, never the table; and sort=newest with q is newest first.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { encodeSortedCursor } from "@/lib/kernel/pagination";
 import { LIMITS } from "@/lib/shared/limits";
 import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
 import { newWallet } from "@/tests/helpers/in-process";
-import { readJobScan, type ScanWay } from "./job-scan";
+import { jobScanSql, readJobScan, type ScanWay } from "./job-scan";
 import { jobPageSql, listJobs } from "./jobs";
+
+// The ways listJobs reads (jobScanSql's statements), seen through a spy on the real one.
+vi.mock("./job-scan", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("./job-scan")>();
+  return { ...actual, jobScanSql: vi.fn(actual.jobScanSql) };
+});
 
 /** More jobs than the window holds: job g is completed and says "zebra" when g % 10 = 9. */
 const JOBS = LIMITS.scanWindow + 2_000;
@@ -163,6 +170,28 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(page.items.map((job) => job.id)).toEqual(
       [newest, newest - 10, newest - 20].map((g) => `job_scan_${String(g).padStart(6, "0")}`),
     );
+  });
+
+  // A cursor past the last of the window's candidates (a forged one, or one the newest jobs
+  // moved on from) answers an empty page: the window held its 500 candidates all the same, so
+  // the exact way (every match of the word, the whole table for a word every job has) must not
+  // be read for it.
+  it("a relevance page past its candidates reads the window alone", async () => {
+    const past = encodeSortedCursor({
+      createdAt: new Date("2026-01-01T00:00:00.000Z"),
+      id: "job_scan_000000",
+      sort: "relevance",
+      value: "0",
+    });
+    for (const cursor of [undefined, past]) {
+      vi.mocked(jobScanSql).mockClear();
+      const query = listJobsQuerySchema.parse({ q: "giraffe", limit: "5", cursor });
+      const page = await listJobs(database.db, query);
+      expect(page.items.length).toBe(cursor ? 0 : 5);
+      // The window (for a page past the candidates, again to count them), never exactly.
+      const ways = vi.mocked(jobScanSql).mock.calls.map(([way]) => way);
+      expect(ways).toEqual(cursor ? ["window", "window"] : ["window"]);
+    }
   });
 
   it("a word and a filter that never meet: the window, then the index, never the table", async () => {
