@@ -119,6 +119,12 @@ export interface SortedRead {
   /** The matches a read found, and how many the page needs (job-scan.ts's readJobScan). */
   found(rows: JobJsonRow[]): number;
   needed: number;
+  /**
+   * The statement answering how many matches the window holds (`count`), for a window page that
+   * came back empty after a cursor: its rows then say nothing of them. Undefined when the rows
+   * always do.
+   */
+  windowCount: (() => Prisma.Sql) | undefined;
 }
 
 /**
@@ -154,6 +160,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
         }),
       found: (rows) => rows.length,
       needed: query.limit + 1,
+      windowCount: undefined,
     };
   }
   const scan: JobScan = {
@@ -180,5 +187,11 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     },
     found: (rows) => rows[0]?.candidateCount ?? 0,
     needed: LIMITS.rankedMatches,
+    // A page past the candidates' end (a cursor forged, or one the newest matches moved on
+    // from) is empty whichever way it is read when the window holds them all; without this
+    // count it read every match exactly, the whole table for a word every job has.
+    windowCount: query.cursor
+      ? () => Prisma.sql`SELECT count(*)::int AS "count" FROM (${jobScanSql("window", scan)}) "w"`
+      : undefined,
   };
 }
