@@ -96,12 +96,16 @@ export async function warmUp(autocannon: Autocannon, targets: Target[], settings
   }
 }
 
-/** Real and ceiling, warmed up, then `rounds` rounds each, alternating which goes first. */
+/**
+ * Real and ceiling, warmed up, then `rounds` rounds each, alternating which goes first.
+ * `around` wraps each measured run (the workers' row counts the CPU each side used).
+ */
 export async function sideBySide(
   autocannon: Autocannon,
   real: Target,
   ceiling: Target,
   settings: Settings,
+  around: <T>(which: "real" | "ceiling", run: () => Promise<T>) => Promise<T> = (_, run) => run(),
 ): Promise<{ real: Stats; ceiling: Stats }> {
   const { connections, duration, rounds } = settings;
   await warmUp(autocannon, [real, ceiling], settings);
@@ -110,7 +114,9 @@ export async function sideBySide(
     const order = round % 2 === 0 ? (["real", "ceiling"] as const) : (["ceiling", "real"] as const);
     for (const which of order) {
       const target = which === "real" ? real : ceiling;
-      results[which].push(await run(autocannon, target, connections, duration));
+      results[which].push(
+        await around(which, () => run(autocannon, target, connections, duration)),
+      );
     }
   }
   return { real: summarize(results.real), ceiling: summarize(results.ceiling) };

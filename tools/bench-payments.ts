@@ -6,8 +6,7 @@
 // one key's burst is held to 85% of that rate, two keys' to 1.7 times it. When the two bursts
 // come out alike, the keys are not what limits them (the server's own work per payment is):
 // each burst also prints the server's CPU time per payment (all its threads, from /proc), a
-// figure a busy machine moves far less than the rates.
-import fs from "node:fs";
+// figure a busy machine moves far less than the rates, and the cores the burst used by whom.
 import { createPublicClient, createWalletClient, http, keccak256, toBytes, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { testUsdcAbi } from "@/dev/contracts";
@@ -19,6 +18,7 @@ import {
 } from "@/dev/local-chain";
 import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
 import { payingFetch } from "@/tests/helpers/x402";
+import { type CpuShares, cpuShares, cpuSnapshot, formatShares } from "./bench-cpu";
 import { type Goal, percent, ratioGoal } from "./bench-measure";
 
 export interface PaymentBurstResult {
@@ -28,25 +28,8 @@ export interface PaymentBurstResult {
   perSecond: number;
   /** The server's CPU time per payment (user + system, every process of its group), in ms. */
   serverCpuMs?: number;
-}
-
-/** CPU time so far of every process in `pgid`'s group (the server and its workers), in ms. */
-function groupCpuMs(pgid: number): number {
-  const ticksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
-  let ticks = 0;
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // After the command's closing parenthesis: state, ppid, pgrp, ... utime (14th), stime (15th).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / ticksPerMs;
+  /** The cores the burst used, by whom. */
+  cpu?: CpuShares;
 }
 
 export interface ChainRateResult {
@@ -76,7 +59,7 @@ export async function measurePaymentBurst(
   serverPid?: number,
 ): Promise<PaymentBurstResult> {
   const cases = await prepareCases(baseUrl, rpcUrl, count);
-  const cpuBefore = serverPid === undefined ? 0 : groupCpuMs(serverPid);
+  const cpuBefore = cpuSnapshot();
   const started = performance.now();
   const statuses = await Promise.all(
     cases.map(async (c) => {
@@ -86,14 +69,14 @@ export async function measurePaymentBurst(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const serverCpuMs =
-    serverPid === undefined ? undefined : (groupCpuMs(serverPid) - cpuBefore) / count;
+  const cpu = serverPid === undefined ? undefined : cpuShares(cpuBefore, cpuSnapshot(), serverPid);
+  const serverCpuMs = cpu && (cpu.server * seconds * 1000) / count;
   const settled = statuses.filter((status) => status === 200).length;
   if (settled !== count) {
     const others = statuses.filter((status) => status !== 200);
     throw new Error(`payment burst: ${settled} of ${count} settled; others ${others.join(", ")}`);
   }
-  return { payments: count, settled, seconds, perSecond: count / seconds, serverCpuMs };
+  return { payments: count, settled, seconds, perSecond: count / seconds, serverCpuMs, cpu };
 }
 
 /**
@@ -202,7 +185,8 @@ export async function benchPayments(options: {
     `${fixed(result.perSecond)} payments/s (${percent(result.perSecond / rate.perSecond)} of the chain's rate)` +
     (result.serverCpuMs === undefined
       ? ""
-      : `; server CPU ${fixed(result.serverCpuMs)} ms per payment`);
+      : `; server CPU ${fixed(result.serverCpuMs)} ms per payment`) +
+    (result.cpu ? `\n    cores used: ${formatShares(result.cpu)}` : "");
   console.log(
     `the chain alone: ${rate.transfers} transfers from one key in ${fixed(rate.seconds)} s = ` +
       `${fixed(rate.perSecond)} transfers/s\n${burst("one gas key", oneKey)}\n${burst("two gas keys", twoKeys)}`,

@@ -1,0 +1,106 @@
+// Where the machine's cores go during a benchmark run (Linux /proc): the server's process
+// group, PostgreSQL, the benchmark process itself (autocannon runs in it) and everything
+// else, with the idle time beside them. The workers' row prints it for each side, since
+// what N workers can add on a machine is bounded by what one worker leaves idle.
+import fs from "node:fs";
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+interface ProcessTimes {
+  /** user + system ticks */
+  ticks: number;
+  pgid: number;
+  command: string;
+}
+
+export interface CpuSnapshot {
+  at: number;
+  /** Idle ticks of the whole machine, summed over cores (iowait included). */
+  idle: number;
+  processes: Map<number, ProcessTimes>;
+}
+
+function readProcess(pid: number): ProcessTimes | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined; // gone since the directory was listed
+  }
+  // The command is in parentheses and may hold spaces or parentheses: split after the last ")".
+  const close = stat.lastIndexOf(")");
+  const command = stat.slice(stat.indexOf("(") + 1, close);
+  const fields = stat.slice(close + 2).split(" ");
+  // Fields from the state (3rd of the file): pgrp is the 5th, utime the 14th, stime the 15th.
+  return {
+    pgid: Number(fields[2]),
+    ticks: Number(fields[11]) + Number(fields[12]),
+    command,
+  };
+}
+
+export function cpuSnapshot(): CpuSnapshot {
+  const [cpu] = fs.readFileSync("/proc/stat", "utf8").split("\n");
+  // cpu user nice system idle iowait irq softirq steal ...
+  const values = cpu!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = values[3]! + values[4]!;
+  const processes = new Map<number, ProcessTimes>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const times = readProcess(Number(entry));
+    if (times) processes.set(Number(entry), times);
+  }
+  return { at: Date.now(), idle, processes };
+}
+
+/** Cores used on average between two snapshots, by who used them. */
+export interface CpuShares {
+  server: number;
+  postgres: number;
+  bench: number;
+  other: number;
+  idle: number;
+}
+
+/**
+ * Splits the machine's time between `before` and `after`: the process group `serverGroup`
+ * (the app under its supervisor, every worker), processes named postgres, this process, the
+ * rest. A process that started or ended in between counts only what /proc saw of it.
+ */
+export function cpuShares(before: CpuSnapshot, after: CpuSnapshot, serverGroup: number): CpuShares {
+  const seconds = (after.at - before.at) / 1000;
+  const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
+  const shares = { server: 0, postgres: 0, bench: 0, other: 0 };
+  for (const [pid, now] of after.processes) {
+    const used = now.ticks - (before.processes.get(pid)?.ticks ?? 0);
+    if (used <= 0) continue;
+    const who =
+      now.pgid === serverGroup
+        ? "server"
+        : now.command === "postgres"
+          ? "postgres"
+          : pid === process.pid
+            ? "bench"
+            : "other";
+    shares[who] += cores(used);
+  }
+  return { ...shares, idle: cores(after.idle - before.idle) };
+}
+
+export const formatShares = (shares: CpuShares) =>
+  `server ${shares.server.toFixed(2)}, PostgreSQL ${shares.postgres.toFixed(2)}, ` +
+  `load generator ${shares.bench.toFixed(2)}, other ${shares.other.toFixed(2)}, ` +
+  `idle ${shares.idle.toFixed(2)} cores`;
+
+export function meanShares(all: CpuShares[]): CpuShares {
+  const mean = (key: keyof CpuShares) =>
+    all.reduce((sum, shares) => sum + shares[key], 0) / Math.max(all.length, 1);
+  return {
+    server: mean("server"),
+    postgres: mean("postgres"),
+    bench: mean("bench"),
+    other: mean("other"),
+    idle: mean("idle"),
+  };
+}
