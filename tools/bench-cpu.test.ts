@@ -18,9 +18,10 @@ describe("the benchmark's CPU shares", () => {
     await exited;
     const group = child.pid!;
     const shares = cpuShares(before, after, group);
-    // Most of 0.9 s of the child's CPU and ~0.4 s of ours over 0.9 s; loose bounds for a busy box.
-    expect(shares.server).toBeGreaterThan(0.3);
-    expect(shares.bench).toBeGreaterThan(0.2);
+    // Loose bounds: on a machine busy with other work (CI's other suites) each gets a share of
+    // the cores only. A group not recognised would count 0 for the server.
+    expect(shares.server).toBeGreaterThan(0.05);
+    expect(shares.bench).toBeGreaterThan(0.05);
     // One busy thread (and Node's own few): never more than about one core.
     expect(shares.server).toBeLessThan(1.5);
     expect(shares.idle).toBeGreaterThanOrEqual(0);
