@@ -3,41 +3,13 @@
 // else, with the idle time beside them. The workers' row prints it for each side, since
 // what N workers can add on a machine is bounded by what one worker leaves idle.
 import fs from "node:fs";
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux Node runs on). */
-const TICKS_PER_SECOND = 100;
-
-interface ProcessTimes {
-  /** user + system ticks */
-  ticks: number;
-  pgid: number;
-  command: string;
-}
+import { listProcesses, type ProcessInfo, TICKS_PER_SECOND } from "./proc";
 
 export interface CpuSnapshot {
   at: number;
   /** Idle ticks of the whole machine, summed over cores (iowait included). */
   idle: number;
-  processes: Map<number, ProcessTimes>;
-}
-
-function readProcess(pid: number): ProcessTimes | undefined {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined; // gone since the directory was listed
-  }
-  // The command is in parentheses and may hold spaces or parentheses: split after the last ")".
-  const close = stat.lastIndexOf(")");
-  const command = stat.slice(stat.indexOf("(") + 1, close);
-  const fields = stat.slice(close + 2).split(" ");
-  // Fields from the state (3rd of the file): pgrp is the 5th, utime the 14th, stime the 15th.
-  return {
-    pgid: Number(fields[2]),
-    ticks: Number(fields[11]) + Number(fields[12]),
-    command,
-  };
+  processes: Map<number, ProcessInfo>;
 }
 
 export function cpuSnapshot(): CpuSnapshot {
@@ -45,12 +17,7 @@ export function cpuSnapshot(): CpuSnapshot {
   // cpu user nice system idle iowait irq softirq steal ...
   const values = cpu!.trim().split(/\s+/).slice(1).map(Number);
   const idle = values[3]! + values[4]!;
-  const processes = new Map<number, ProcessTimes>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const times = readProcess(Number(entry));
-    if (times) processes.set(Number(entry), times);
-  }
+  const processes = new Map(listProcesses().map((info) => [info.pid, info]));
   return { at: Date.now(), idle, processes };
 }
 

@@ -5,39 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { listProcesses, type ProcessInfo, residentBytes } from "../proc";
 import type { RequestRecord } from "./recorder";
 import type { Stack } from "./stack";
-
-const PAGE = 4096;
-
-interface ProcInfo {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  rssBytes: number;
-}
-
-function processes(): ProcInfo[] {
-  const out: ProcInfo[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The command may hold spaces and parentheses: the fields start after the last ")".
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const rssPages = Number(fs.readFileSync(`/proc/${entry}/statm`, "utf8").split(" ")[1]);
-      out.push({
-        pid: Number(entry),
-        ppid: Number(fields[1]),
-        pgrp: Number(fields[2]),
-        rssBytes: rssPages * PAGE,
-      });
-    } catch {
-      // it exited meanwhile
-    }
-  }
-  return out;
-}
 
 const mib = (bytes: number) => bytes / 1024 / 1024;
 
@@ -51,11 +21,12 @@ function postmasterPid(dataDir: string): number | undefined {
 
 /** RSS in MiB of each of the stack's processes now (undefined: not running). */
 export function sampleMemory(stack: Stack): Record<string, number | undefined> {
-  const all = processes();
+  const all = listProcesses();
+  // A process that exits before its memory is read counts nothing, as one gone before the walk.
+  const rss = (members: ProcessInfo[]) =>
+    mib(members.reduce((sum, p) => sum + (residentBytes(p.pid) ?? 0), 0));
   const group = (pgid: number | undefined) =>
-    pgid === undefined
-      ? undefined
-      : mib(all.filter((p) => p.pgrp === pgid).reduce((sum, p) => sum + p.rssBytes, 0));
+    pgid === undefined ? undefined : rss(all.filter((p) => p.pgid === pgid));
   const postmaster = postmasterPid(stack.postgres.dataDir);
   return {
     ...Object.fromEntries(stack.apps.map((app) => [app.name, group(app.pid())])),
@@ -65,11 +36,7 @@ export function sampleMemory(stack: Stack): Record<string, number | undefined> {
     postgres:
       postmaster === undefined
         ? undefined
-        : mib(
-            all
-              .filter((p) => p.pid === postmaster || p.ppid === postmaster)
-              .reduce((sum, p) => sum + p.rssBytes, 0),
-          ),
+        : rss(all.filter((p) => p.pid === postmaster || p.ppid === postmaster)),
   };
 }
 
