@@ -1,7 +1,24 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { cpuShares, cpuSnapshot, meanShares } from "./bench-cpu";
+import { type CpuSnapshot, cpuMilliseconds, cpuShares, cpuSnapshot, meanShares } from "./bench-cpu";
+import type { ProcessInfo } from "./proc";
+
+/** A snapshot taken at `at` ms of the processes given as [pid, pgid, command, ticks]. */
+function snapshot(
+  at: number,
+  idle: number,
+  processes: [number, number, string, number][],
+): CpuSnapshot {
+  const infos = processes.map(([pid, pgid, command, ticks]): ProcessInfo => ({
+    pid,
+    ppid: 1,
+    pgid,
+    command,
+    ticks,
+  }));
+  return { at, idle, processes: new Map(infos.map((info) => [info.pid, info])) };
+}
 
 describe("the benchmark's CPU shares", () => {
   it("counts a busy process group as the server's and this process's own work as the bench's", async () => {
@@ -25,6 +42,45 @@ describe("the benchmark's CPU shares", () => {
     // One busy thread (and Node's own few): never more than about one core.
     expect(shares.server).toBeLessThan(1.5);
     expect(shares.idle).toBeGreaterThanOrEqual(0);
+  });
+
+  it("splits the ticks between two snapshots by who used them, in milliseconds and in cores", () => {
+    const server = 500;
+    const before = snapshot(10_000, 1_000, [
+      [501, server, "next-server", 100],
+      [502, server, "node", 40],
+      [600, 600, "postgres", 7],
+      [process.pid, 77, "MainThread", 1_000],
+      [700, 700, "redis-server", 3],
+      // Its pid is taken by another process by the second snapshot: fewer ticks, not counted.
+      [800, 800, "sleep", 90],
+    ]);
+    // Two seconds later.
+    const after = snapshot(12_000, 1_150, [
+      [501, server, "next-server", 160],
+      [502, server, "node", 60],
+      // Started in between: all its ticks are in the interval.
+      [503, server, "node", 20],
+      [600, 600, "postgres", 57],
+      [process.pid, 77, "MainThread", 1_030],
+      [700, 700, "redis-server", 13],
+      [800, 800, "sh", 2],
+    ]);
+    // 100 ticks a second: the server's 60 + 20 + 20 ticks are 1 s of CPU, half a core over 2 s.
+    expect(cpuMilliseconds(before, after, server)).toEqual({
+      server: 1_000,
+      postgres: 500,
+      bench: 300,
+      other: 100,
+      idle: 1_500,
+    });
+    expect(cpuShares(before, after, server)).toEqual({
+      server: 0.5,
+      postgres: 0.25,
+      bench: 0.15,
+      other: 0.05,
+      idle: 0.75,
+    });
   });
 
   it("averages shares per source", () => {

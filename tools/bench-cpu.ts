@@ -21,8 +21,8 @@ export function cpuSnapshot(): CpuSnapshot {
   return { at: Date.now(), idle, processes };
 }
 
-/** Cores used on average between two snapshots, by who used them. */
-export interface CpuShares {
+/** A figure for each user of the cores, and for the time none used. */
+interface BySource {
   server: number;
   postgres: number;
   bench: number;
@@ -30,15 +30,19 @@ export interface CpuShares {
   idle: number;
 }
 
+/** Cores used on average between two snapshots, by who used them. */
+export type CpuShares = BySource;
+
+/** CPU time used between two snapshots, in milliseconds summed over cores, by who used it. */
+export type CpuMilliseconds = BySource;
+
 /**
- * Splits the machine's time between `before` and `after`: the process group `serverGroup`
+ * Splits the machine's ticks between `before` and `after`: the process group `serverGroup`
  * (the app under its supervisor, every worker), processes named postgres, this process, the
  * rest. A process that started or ended in between counts only what /proc saw of it.
  */
-export function cpuShares(before: CpuSnapshot, after: CpuSnapshot, serverGroup: number): CpuShares {
-  const seconds = (after.at - before.at) / 1000;
-  const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
-  const shares = { server: 0, postgres: 0, bench: 0, other: 0 };
+function ticksBySource(before: CpuSnapshot, after: CpuSnapshot, serverGroup: number): BySource {
+  const ticks = { server: 0, postgres: 0, bench: 0, other: 0 };
   for (const [pid, now] of after.processes) {
     const used = now.ticks - (before.processes.get(pid)?.ticks ?? 0);
     if (used <= 0) continue;
@@ -50,9 +54,38 @@ export function cpuShares(before: CpuSnapshot, after: CpuSnapshot, serverGroup: 
           : pid === process.pid
             ? "bench"
             : "other";
-    shares[who] += cores(used);
+    ticks[who] += used;
   }
-  return { ...shares, idle: cores(after.idle - before.idle) };
+  return { ...ticks, idle: after.idle - before.idle };
+}
+
+const mapSources = (values: BySource, f: (value: number) => number): BySource => ({
+  server: f(values.server),
+  postgres: f(values.postgres),
+  bench: f(values.bench),
+  other: f(values.other),
+  idle: f(values.idle),
+});
+
+/** The CPU time each used between `before` and `after` (split as ticksBySource says). */
+export function cpuMilliseconds(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  serverGroup: number,
+): CpuMilliseconds {
+  return mapSources(
+    ticksBySource(before, after, serverGroup),
+    (ticks) => (ticks * 1000) / TICKS_PER_SECOND,
+  );
+}
+
+/** The cores each used on average between `before` and `after` (split as ticksBySource says). */
+export function cpuShares(before: CpuSnapshot, after: CpuSnapshot, serverGroup: number): CpuShares {
+  const seconds = (after.at - before.at) / 1000;
+  return mapSources(
+    ticksBySource(before, after, serverGroup),
+    (ticks) => ticks / TICKS_PER_SECOND / seconds,
+  );
 }
 
 export const formatShares = (shares: CpuShares) =>

@@ -18,7 +18,14 @@ import {
 } from "@/dev/local-chain";
 import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
 import { payingFetch } from "@/tests/helpers/x402";
-import { type CpuShares, cpuShares, cpuSnapshot, formatShares } from "./bench-cpu";
+import {
+  type CpuShares,
+  type CpuSnapshot,
+  cpuMilliseconds,
+  cpuShares,
+  cpuSnapshot,
+  formatShares,
+} from "./bench-cpu";
 import { type Goal, percent, ratioGoal } from "./bench-measure";
 
 export interface PaymentBurstResult {
@@ -69,14 +76,31 @@ export async function measurePaymentBurst(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const cpu = serverPid === undefined ? undefined : cpuShares(cpuBefore, cpuSnapshot(), serverPid);
-  const serverCpuMs = cpu && (cpu.server * seconds * 1000) / count;
+  const used = serverPid === undefined ? undefined : burstCpu(cpuBefore, serverPid, count);
   const settled = statuses.filter((status) => status === 200).length;
   if (settled !== count) {
     const others = statuses.filter((status) => status !== 200);
     throw new Error(`payment burst: ${settled} of ${count} settled; others ${others.join(", ")}`);
   }
-  return { payments: count, settled, seconds, perSecond: count / seconds, serverCpuMs, cpu };
+  return {
+    payments: count,
+    settled,
+    seconds,
+    perSecond: count / seconds,
+    serverCpuMs: used?.serverCpuMs,
+    cpu: used?.cpu,
+  };
+}
+
+/** The cores used since `before`, by whom, and the server's CPU time per payment. */
+function burstCpu(before: CpuSnapshot, serverPid: number, count: number) {
+  const after = cpuSnapshot();
+  return {
+    cpu: cpuShares(before, after, serverPid),
+    // From the ticks: the server's share times the burst's clock understated it, since the
+    // share is over the snapshots' interval, which brackets that clock.
+    serverCpuMs: cpuMilliseconds(before, after, serverPid).server / count,
+  };
 }
 
 /**
