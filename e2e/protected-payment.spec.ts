@@ -6,7 +6,7 @@
 // the money back with the poster, and /me lists it under Cancelled.
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
+import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import { LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS } from "@/dev/escrow";
 import { mintTestUsdc } from "@/dev/local-chain";
 import type { ApiClient } from "@/tests/helpers/api";

@@ -1,9 +1,9 @@
 // Our escrow stand-in against the published Commerce Payments Protocol v1.1.0: the same ABI
 // (contracts/upstream-abi), the same PaymentInfo typehash and payment hash, and a payment signed
-// by the published x402 `auth-capture` client (@x402/evm 2.27, installed as
-// @x402/evm-authcapture) is accepted by our collector in `authorize`.
+// by the published x402 `auth-capture` client (@x402/evm 2.27) is accepted by our collector in
+// `authorize`.
 import type { PaymentRequirements } from "@x402/core/types";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
+import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import {
   keccak256,
   parseEventLogs,

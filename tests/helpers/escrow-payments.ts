@@ -3,7 +3,7 @@
 // to the settle URL. And where the escrow keeps what it holds for our operator.
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
+import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import type { Address, LocalAccount, PublicClient } from "viem";
 import { expect } from "vitest";
 import { authCaptureEscrowAbi, LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS } from "@/dev/escrow";

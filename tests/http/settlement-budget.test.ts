@@ -7,7 +7,7 @@
 // its pg pool makes for the request); chain calls are counted at a proxy between the server and
 // the chain, by method, while the request runs.
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
+import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FaultProxy } from "@/tests/helpers/fault-proxy";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";

@@ -165,7 +165,7 @@ async function signEscrowPayment(
   signer: TypedDataSigner,
   { paymentRequired, requirement }: ReadyChallenge,
 ): Promise<PaymentPayload> {
-  const { AuthCaptureEvmScheme } = await import("@x402/evm-authcapture/auth-capture/client");
+  const { AuthCaptureEvmScheme } = await import("@x402/evm/auth-capture/client");
   const { payload } = await new AuthCaptureEvmScheme(signer).createPaymentPayload(2, requirement);
   return { x402Version: 2, resource: paymentRequired.resource, accepted: requirement, payload };
 }

@@ -2,7 +2,7 @@
 // challenge before signing it with the published x402 auth-capture client is refused with its
 // code, before the operator signs anything. Real signatures; no database, no chain.
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import { AuthCaptureEvmScheme } from "@x402/evm-authcapture/auth-capture/client";
+import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";

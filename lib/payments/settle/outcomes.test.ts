@@ -3,11 +3,12 @@ import { REFUSAL_CODES, refusalCodeFor, refusalMessage } from "./outcomes";
 
 describe("settle outcome codes", () => {
   it.each([
-    // facilitator reason (x402 spec or @x402/evm 2.25)  → our code
+    // facilitator reason (x402 spec or @x402/evm 2.27)  → our code
     ["insufficient_funds", "insufficient_funds"],
     ["invalid_exact_evm_insufficient_balance", "insufficient_funds"],
     ["invalid_exact_evm_signature", "invalid_exact_evm_payload_signature"],
     ["invalid_exact_evm_payload_signature", "invalid_exact_evm_payload_signature"],
+    ["invalid_exact_evm_failed_to_parse_signature", "invalid_exact_evm_payload_signature"],
     ["invalid_exact_evm_nonce_already_used", "authorization_already_used"],
     [
       "invalid_exact_evm_payload_authorization_valid_before",

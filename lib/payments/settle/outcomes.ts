@@ -8,12 +8,13 @@ import { PAYMENT_REFUSAL_CODES } from "@/lib/shared/error-codes";
 export type RefusalCode = keyof typeof PAYMENT_REFUSAL_CODES;
 export const REFUSAL_CODES = Object.keys(PAYMENT_REFUSAL_CODES) as RefusalCode[];
 
-/** The facilitator's reason codes (x402 spec and @x402/evm 2.25 names) → ours. */
+/** The facilitator's reason codes (x402 spec and @x402/evm 2.27 names) → ours. */
 const FACILITATOR_REASONS: Record<string, RefusalCode> = {
   insufficient_funds: "insufficient_funds",
   invalid_exact_evm_insufficient_balance: "insufficient_funds",
   invalid_exact_evm_payload_signature: "invalid_exact_evm_payload_signature",
   invalid_exact_evm_signature: "invalid_exact_evm_payload_signature",
+  invalid_exact_evm_failed_to_parse_signature: "invalid_exact_evm_payload_signature",
   invalid_exact_evm_nonce_already_used: "authorization_already_used",
   invalid_exact_evm_payload_authorization_valid_before:
     "invalid_exact_evm_payload_authorization_valid_before",
