@@ -42,6 +42,17 @@ export interface JobJsonRow extends KeyedJsonRow {
   candidateCount?: number;
 }
 
+/**
+ * A sorted page's row: a job's, or one without a job, carrying only the id page's extra
+ * columns: the row an empty relevance page answers so that its candidateCount still comes back
+ * (job-search.ts).
+ */
+export type SortedJobJsonRow =
+  JobJsonRow | { id: null; createdAt: null; sortValue: null; candidateCount?: number };
+
+/** Whether a sorted page's row holds a job. */
+export const holdsJob = (row: SortedJobJsonRow): row is JobJsonRow => row.id !== null;
+
 const ROW_COLUMNS = Prisma.sql`${JOB_VIEW_JSON} AS "json"`;
 
 /** What a row needs besides its JSON: its page key. */
@@ -92,10 +103,13 @@ export function newestJobJsonSql(source: Prisma.Sql): Prisma.Sql {
  * (`desc`: the sort's direction), in one statement.
  */
 export function selectSortedJobJson(db: Db, idPage: Prisma.Sql, desc: boolean, extra?: string[]) {
-  return jsonRows(db, sortedJobJsonSql(idPage, desc, extra));
+  return readRows<SortedJobJsonRow>(db, sortedJobJsonSql(idPage, desc, extra));
 }
 
-/** selectSortedJobJson's statement; `extra`: more of the id page's columns, answered as they are. */
+/**
+ * selectSortedJobJson's statement; `extra`: more of the id page's columns, answered as they are
+ * (on a row without a job too).
+ */
 export function sortedJobJsonSql(
   idPage: Prisma.Sql,
   desc: boolean,
@@ -105,7 +119,7 @@ export function sortedJobJsonSql(
   const more = Prisma.raw(extra.map((column) => `, p."${column}"`).join(""));
   return Prisma.sql`
     SELECT ${ROW_COLUMNS}, ${KEY_COLUMNS}, p."sortValue"${more}
-    FROM (${idPage}) p JOIN "jobs" j ON j."id" = p."id"
+    FROM (${idPage}) p LEFT JOIN "jobs" j ON j."id" = p."id"
     ORDER BY p."sortValue" ${direction}, p."createdAt" ${direction}, p."id" ${direction}`;
 }
 

@@ -110,11 +110,8 @@ export async function estimateJobScan(
   return { matches: matches ?? 0, sought: sought ?? 0 };
 }
 
-/**
- * What a read found: the matches it saw (at most what the page needs); asynchronous when the
- * rows alone cannot say (a relevance page past its candidates' end, job-search.ts).
- */
-export type Found<T> = (rows: T[]) => number | Promise<number>;
+/** What a read found: the matches it saw (at most what the page needs). */
+export type Found<T> = (rows: T[]) => number;
 
 /**
  * Reads the window when, at the estimated rate of matches among the rows it reads, it would
@@ -131,7 +128,7 @@ export async function readJobScan<T>(
   const { matches, sought } = estimated;
   if ((needed * sought) / Math.max(matches, 1) <= LIMITS.scanWindow) {
     const windowed = await read("window");
-    if ((await found(windowed)) >= needed) return windowed;
+    if (found(windowed) >= needed) return windowed;
   }
   return read("exact");
 }

@@ -14,7 +14,7 @@ import {
   sortedIdPageSql,
   sortedOrderSql,
 } from "@/lib/kernel/sorted-page";
-import type { JobJsonRow } from "@/lib/kernel/job-rows";
+import type { SortedJobJsonRow } from "@/lib/kernel/job-rows";
 import { type JobScan, jobScanSql, type ScanWay } from "./job-scan";
 
 type RankedSort = Exclude<JobSort, "newest">;
@@ -117,14 +117,8 @@ export interface SortedRead {
   /** Columns of the id page besides id, createdAt and sortValue. */
   extra: string[];
   /** The matches a read found, and how many the page needs (job-scan.ts's readJobScan). */
-  found(rows: JobJsonRow[]): number;
+  found(rows: SortedJobJsonRow[]): number;
   needed: number;
-  /**
-   * The statement answering how many matches the window holds (`count`), for a window page that
-   * came back empty after a cursor: its rows then say nothing of them. Undefined when the rows
-   * always do.
-   */
-  windowCount: (() => Prisma.Sql) | undefined;
 }
 
 /**
@@ -134,7 +128,10 @@ export interface SortedRead {
  * word (50,000 rows of the benchmark's million for one page). A search matching fewer is
  * ranked whole; one matching more is ranked within its newest matches (and pages end there).
  * A read found enough when it held that many matches; the page counts them
- * (`candidateCount`), since a full page says nothing of how many were ranked.
+ * (`candidateCount`), since a full page says nothing of how many were ranked. An empty page
+ * counts them too, on a row without a job: a page past the candidates' end (a cursor forged,
+ * or one the newest matches moved on from) is empty whichever way it is read, and without its
+ * count it read every match exactly, the whole table for a word every job has.
  */
 export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
   const order = sortKey(sort, query.q);
@@ -160,7 +157,6 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
         }),
       found: (rows) => rows.length,
       needed: query.limit + 1,
-      windowCount: undefined,
     };
   }
   const scan: JobScan = {
@@ -182,16 +178,11 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
         limit: query.limit,
       });
       return Prisma.sql`WITH "candidates" AS MATERIALIZED (${jobScanSql(way, scan)})
-        SELECT "page".*, (SELECT count(*) FROM "candidates")::int AS "candidateCount"
-        FROM (${page}) "page"`;
+        SELECT "page".*, "counted"."candidateCount"
+        FROM (SELECT count(*)::int AS "candidateCount" FROM "candidates") "counted"
+        LEFT JOIN (${page}) "page" ON true`;
     },
     found: (rows) => rows[0]?.candidateCount ?? 0,
     needed: LIMITS.rankedMatches,
-    // A page past the candidates' end (a cursor forged, or one the newest matches moved on
-    // from) is empty whichever way it is read when the window holds them all; without this
-    // count it read every match exactly, the whole table for a word every job has.
-    windowCount: query.cursor
-      ? () => Prisma.sql`SELECT count(*)::int AS "count" FROM (${jobScanSql("window", scan)}) "w"`
-      : undefined,
   };
 }

@@ -7,10 +7,9 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { usdcToAtomic } from "@/lib/shared/money";
 import type { CreateJobInput, ListJobsQuery } from "@/lib/shared/schemas/jobs";
 import { newId, isPossibleId } from "@/lib/kernel/ids";
-import { readRows } from "@/lib/db/row-reader";
 import {
   checksumPosterAddresses,
-  type JobJsonRow,
+  holdsJob,
   newestJobJsonSql,
   newestJobsSql,
   selectJobJson,
@@ -175,16 +174,11 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
     const { sorted } = plan;
     const read = (way: ScanWay) =>
       selectSortedJobJson(db, sorted.idPage(way), sorted.desc, sorted.extra);
-    const { scan, windowCount } = sorted;
-    const found = async (page: JobJsonRow[]) => {
-      if (page.length > 0 || windowCount === undefined) return sorted.found(page);
-      const [counted] = await readRows<{ count: number }>(db, windowCount());
-      return Number(counted?.count ?? 0);
-    };
+    const { scan } = sorted;
     const rows = scan
-      ? await readJobScan(read, found, sorted.needed, () => estimateJobScan(db, scan))
+      ? await readJobScan(read, sorted.found, sorted.needed, () => estimateJobScan(db, scan))
       : await read("window");
-    return keyedJsonPage(rows, query.limit, checksumPosterAddresses, sorted.name);
+    return keyedJsonPage(rows.filter(holdsJob), query.limit, checksumPosterAddresses, sorted.name);
   }
   const { scan } = plan;
   const rows = scan
