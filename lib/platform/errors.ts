@@ -1,6 +1,11 @@
 import { ZodError } from "zod";
 import { errorForLog } from "./redact";
-import { describeUnavailable, isUnavailableError, logOutage } from "./unavailable";
+import {
+  describeUnavailable,
+  isStatementCancelled,
+  isUnavailableError,
+  logOutage,
+} from "./unavailable";
 import type { ErrorCode } from "@/lib/shared/error-codes";
 import { describeIssues } from "@/lib/shared/schemas/common";
 
@@ -119,7 +124,8 @@ export interface PublicError {
 /**
  * Anything thrown → the one public shape: a DomainError's kind, a zod error's readable
  * sentence (400), a unique violation (409), a write that could not get the database in time
- * (503, retry), a dependency down or unreachable (503 `unavailable`, retry; one log line, not
+ * or a statement PostgreSQL cancelled past its statement_timeout (503 `server_busy`, retry; one
+ * warning line), a dependency down or unreachable (503 `unavailable`, retry; one log line, not
  * a stack per request: lib/platform/unavailable.ts). Anything unexpected is logged (secrets
  * blanked) and shown as a plain 500. Every 503 that passes carries Retry-After.
  */
@@ -145,12 +151,13 @@ export function toPublicError(error: unknown, where: string): PublicError {
   }
   if (isTransactionQueueTimeout(error)) {
     console.warn(`Busy in ${where}: a write waited too long for the database; answered 503`);
-    return {
-      status: 503,
-      message: "the server is busy; retry shortly",
-      code: "server_busy",
-      headers: { "Retry-After": BUSY_RETRY_AFTER_SECONDS },
-    };
+    return busy();
+  }
+  if (isStatementCancelled(error)) {
+    console.warn(
+      `Busy in ${where}: PostgreSQL cancelled a statement (${describeUnavailable(error)}); answered 503`,
+    );
+    return busy();
   }
   if (isUnavailableError(error)) {
     logOutage(where, `${describeUnavailable(error)}; answered 503`);
@@ -163,6 +170,16 @@ export function toPublicError(error: unknown, where: string): PublicError {
   }
   console.error(`Unhandled error in ${where}:`, errorForLog(error));
   return { status: 500, message: "internal server error", code: "internal_error", headers: {} };
+}
+
+/** The database could not do this request's work in time: the client may retry shortly. */
+function busy(): PublicError {
+  return {
+    status: 503,
+    message: "the server is busy; retry shortly",
+    code: "server_busy",
+    headers: { "Retry-After": BUSY_RETRY_AFTER_SECONDS },
+  };
 }
 
 /**

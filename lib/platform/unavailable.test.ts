@@ -6,6 +6,7 @@ import { ZodError } from "zod";
 import { DomainError } from "./errors";
 import {
   describeUnavailable,
+  isStatementCancelled,
   isUnavailableError,
   logOutage,
   OUTAGE_LOG_EVERY_MS,
@@ -78,6 +79,33 @@ describe("a dependency that is down", () => {
     expect(
       describeUnavailable(new Error("connect ECONNREFUSED http://rpc.example/key/secret")),
     ).not.toContain("secret");
+  });
+});
+
+// The shapes are produced for real in lib/db/statement-timeout.test.ts (TEST_DATABASE_URL).
+describe("a statement PostgreSQL cancelled (57014: its statement_timeout, or an operator)", () => {
+  const timeout = {
+    code: "57014",
+    severity: "ERROR",
+    message: "canceling statement due to statement timeout",
+  };
+  it.each([
+    ["node-postgres", Object.assign(new Error(timeout.message), timeout)],
+    [
+      "through Prisma's driver adapter",
+      prismaKnown("P2010", { kind: "postgres", originalCode: "57014", ...timeout }),
+    ],
+  ])("%s: cancelled, not an outage", (_name, error) => {
+    expect(isStatementCancelled(error)).toBe(true);
+    expect(isUnavailableError(error)).toBe(false);
+  });
+
+  it.each([
+    ["an outage", prismaKnown("P2010", { kind: "postgres", originalCode: "57P01" })],
+    ["a lock timeout", Object.assign(new Error("lock"), { code: "55P03" })],
+    ["the client's own query timeout", new Error("Query read timeout")],
+  ])("not %s", (_name, error) => {
+    expect(isStatementCancelled(error)).toBe(false);
   });
 });
 

@@ -71,6 +71,21 @@ function matches(fields: Fields): boolean {
   return MESSAGES.some((pattern) => pattern.test(message));
 }
 
+/**
+ * Whether PostgreSQL cancelled the statement (SQLSTATE 57014, query_canceled): past its
+ * statement_timeout (lib/db/pool.ts), or by an operator's pg_cancel_backend. Not an outage and
+ * not the request's fault: the database was too busy, or the statement too slow; the statement,
+ * and the transaction it ran in, were undone. Told by the SQLSTATE, the same in every language
+ * the server may speak, through the wrappings an outage takes (Prisma's driver adapter).
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  for (const fields of chain(error)) {
+    const sqlState = typeof fields.originalCode === "string" ? fields.originalCode : fields.code;
+    if (sqlState === "57014") return true;
+  }
+  return false;
+}
+
 /** Whether `error` says a dependency is down or unreachable (not that the request was wrong). */
 export function isUnavailableError(error: unknown): boolean {
   for (const fields of chain(error)) if (matches(fields)) return true;

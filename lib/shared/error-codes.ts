@@ -183,7 +183,10 @@ export const ERROR_CODES = {
   // 5xx.
   internal_error: { status: 500, description: "Unexpected; logged, never detailed." },
   unavailable: { status: 503, description: "A dependency is down (Retry-After)." },
-  server_busy: { status: 503, description: "At capacity or near its memory limit." },
+  server_busy: {
+    status: 503,
+    description: "At capacity: near its memory limit, or a database statement ran too long.",
+  },
   not_ready: {
     status: 503,
     description: "Readiness: a dependency (database, chain, facilitator, Redis) is down.",
