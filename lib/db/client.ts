@@ -5,7 +5,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { timePool } from "@/lib/platform/server-timing";
 import { acquirePgliteDirLock } from "./pglite-lock";
-import { createPool } from "./pool";
+import { createPool, POOL_LIMITS } from "./pool";
 import { registerRowReader, statementName } from "./row-reader";
 import type { DbTarget } from "./target";
 
@@ -29,14 +29,24 @@ export interface OpenDatabase {
  * `timeQueries` (the benchmark's server) times every PostgreSQL round-trip (lib/server-timing.ts).
  * `preparedStatements` (default on) names each PostgreSQL statement so that it is planned once
  * per connection; a pooler in transaction mode (PgBouncer) needs it off.
+ * `statementTimeoutMillis` replaces the pool's PostgreSQL statement_timeout (lib/db/pool.ts;
+ * 0: none). PGlite has none: nothing is set there.
  */
 export async function openDatabase(
   target: DbTarget,
-  options: { timeQueries?: boolean; preparedStatements?: boolean } = {},
+  options: {
+    timeQueries?: boolean;
+    preparedStatements?: boolean;
+    statementTimeoutMillis?: number;
+  } = {},
 ): Promise<OpenDatabase> {
   if (target.kind === "postgres") {
-    // Bounded connects and queries, and an idle connection's death never ends the process.
-    const pool = createPool(target.connectionString);
+    // Bounded connects, queries and statements, and an idle connection's death never ends the
+    // process.
+    const pool = createPool(target.connectionString, {
+      ...POOL_LIMITS,
+      statementTimeoutMillis: options.statementTimeoutMillis ?? POOL_LIMITS.statementTimeoutMillis,
+    });
     if (options.timeQueries) timePool(pool);
     const prepared = options.preparedStatements ?? true;
     const db = new PrismaClient({

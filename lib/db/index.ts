@@ -31,6 +31,10 @@ async function openServerDatabase(): Promise<OpenDatabase> {
   const open = await openDatabase(target, {
     timeQueries: config.BENCHMARK_MODE === "true",
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS === "true",
+    statementTimeoutMillis:
+      config.DATABASE_STATEMENT_TIMEOUT_SECONDS === undefined
+        ? undefined
+        : config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
   });
   if (target.kind === "pglite") {
     informedBySelf(open.db);

@@ -1,6 +1,7 @@
 // The server's PostgreSQL connections, bounded so that a database that is down, restarting or
 // cut off by the network fails a request in seconds (503, lib/platform/unavailable.ts) instead
-// of holding it forever, and so that the pool heals by itself once the database is back.
+// of holding it forever, so that the pool heals by itself once the database is back, and so
+// that PostgreSQL itself ends a statement that runs too long (statement_timeout).
 import type { Socket } from "node:net";
 import pg from "pg";
 
@@ -19,6 +20,22 @@ export const POOL_LIMITS = {
    * reaches it: PostgreSQL's own restarts close the socket and fail at once.
    */
   queryTimeoutMillis: 30_000,
+  /**
+   * PostgreSQL's statement_timeout on these connections (0: none): the database cancels a
+   * statement running longer (SQLSTATE 57014, answered 503 server_busy by
+   * lib/platform/errors.ts) and the connection stays usable. The client-side timeout above only
+   * gives up waiting: the statement would go on burning a database core for everyone else.
+   * Shorter than that timeout and than a write transaction (WRITE_TRANSACTION.timeout, 20 s), so
+   * a runaway statement ends first, with a clear cause. Far longer than any legitimate one: the
+   * slowest measured at a million jobs on a loaded machine, a search, took 1.9 s (7.2 s before
+   * the bounded scans: docs/benchmarks/2026-11-26-reads.md); the background work (retention,
+   * webhook fan-out and delivery, the reconcilers) claims and deletes in batches of at most
+   * 5,000 rows. Lock waits count too: a write waiting 15 s for a row waits for a transaction
+   * that is itself near its own 20 s end. Migrations and the benchmark's seeding (index builds
+   * over a million rows take minutes) open their own connections (lib/db/sql.ts,
+   * tools/bench-seed.ts) and are not bounded. DATABASE_STATEMENT_TIMEOUT_SECONDS overrides it.
+   */
+  statementTimeoutMillis: 15_000,
   /** TCP keepalive on idle connections, so that a peer gone without a word is noticed. */
   keepAliveInitialDelayMillis: 10_000,
 } as const;
@@ -70,6 +87,9 @@ export function createPool(connectionString: string, limits: PoolLimits = POOL_L
     max: limits.max,
     connectionTimeoutMillis: limits.connectionTimeoutMillis,
     query_timeout: limits.queryTimeoutMillis,
+    // Sent as a startup parameter (node-postgres), so it holds from the connection's first
+    // statement; 0 sends nothing.
+    statement_timeout: limits.statementTimeoutMillis,
     keepAlive: true,
     keepAliveInitialDelayMillis: limits.keepAliveInitialDelayMillis,
     Client: BoundedClient,

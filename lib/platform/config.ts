@@ -89,6 +89,19 @@ const envSchema = z.object({
   PGLITE_DATA_DIR: optionalString,
   // Named prepared statements on PostgreSQL; off behind a pooler in transaction mode.
   DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["true", "false"]).default("true")),
+  // PostgreSQL's statement_timeout on the server's connections, in seconds (unset: 15, the
+  // default of lib/db/pool.ts; 0: none, behind a pooler that refuses it as a startup parameter).
+  // Under the pool's 30 s query timeout, which would otherwise give up first.
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: optionalString
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .pipe(
+      z
+        .number({ error: "must be a whole number of seconds from 0 to 29" })
+        .int()
+        .min(0)
+        .max(29)
+        .optional(),
+    ),
   SESSION_SECRET: optionalString.pipe(
     z.string().min(32, "must be at least 32 characters").optional(),
   ),

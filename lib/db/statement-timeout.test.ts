@@ -1,0 +1,161 @@
+// PostgreSQL's own bound on a statement (statement_timeout, lib/db/pool.ts), on the PostgreSQL of
+// TEST_DATABASE_URL: a statement past it is ended by the database itself, not abandoned by the
+// client while it goes on running, the connection stays usable, and the request is answered
+// 503 server_busy with Retry-After and logged as one warning line. The migration runner's
+// connection keeps the server's own setting (no bound).
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { toPublicError } from "@/lib/platform/errors";
+import { isStatementCancelled, isUnavailableError } from "@/lib/platform/unavailable";
+import { createPostgresSchema, TEST_DATABASE_URL } from "@/tests/helpers/db";
+import { openDatabase, type OpenDatabase } from "./client";
+import { createPool, POOL_LIMITS } from "./pool";
+import { migrateTarget } from "./setup";
+import { openPgSession } from "./sql";
+import { type DbTarget, resolveDbTarget } from "./target";
+
+/** Short enough for a test; the statements below would run for seconds without it. */
+const SHORT_MS = 300;
+
+/** The rejection of `promise`, or a failure of the test when it resolves. */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("the statement ran to its end: nothing cancelled it"),
+    (error: unknown) => error,
+  );
+}
+
+/** `error` is answered 503 server_busy with Retry-After, logged as one line and no stack. */
+function expectBusy(error: unknown) {
+  expect(isStatementCancelled(error), String(error)).toBe(true);
+  expect(isUnavailableError(error), "taken for an outage").toBe(false);
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    expect(toPublicError(error, "statement timeout test")).toEqual({
+      status: 503,
+      message: "the server is busy; retry shortly",
+      code: "server_busy",
+      headers: { "Retry-After": "2" },
+    });
+    expect(logged).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledOnce();
+    const line = warn.mock.calls[0]!;
+    expect(line).toHaveLength(1);
+    expect(line[0]).toMatch(/^Busy in statement timeout test: PostgreSQL cancelled a statement/);
+    expect(line[0]).toContain("57014");
+    expect(line[0]).not.toContain("\n");
+  } finally {
+    warn.mockRestore();
+    logged.mockRestore();
+  }
+}
+
+describe.runIf(TEST_DATABASE_URL)("statement_timeout on the app's PostgreSQL pool", () => {
+  let target: DbTarget & { kind: "postgres" };
+  let database: OpenDatabase;
+  let admin: pg.Client;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const schema = await createPostgresSchema();
+    drop = schema.dropSchema;
+    target = resolveDbTarget({ DATABASE_URL: schema.databaseUrl }) as typeof target;
+    await migrateTarget(target);
+    database = await openDatabase(target, { statementTimeoutMillis: SHORT_MS });
+    admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+    await admin?.end();
+    await drop?.();
+  });
+
+  it("is set on the pool's connections: 15 s unless told, and what openDatabase is given", async () => {
+    const pool = createPool(target.connectionString);
+    try {
+      expect((await pool.query("SHOW statement_timeout")).rows).toEqual([
+        { statement_timeout: "15s" },
+      ]);
+    } finally {
+      await pool.end();
+    }
+    expect(await database.db.$queryRaw`SHOW statement_timeout`).toEqual([
+      { statement_timeout: `${SHORT_MS}ms` },
+    ]);
+  });
+
+  it("PostgreSQL itself cancels a statement past it, and its connection goes on", async () => {
+    const name = `statement-timeout-${randomBytes(4).toString("hex")}`;
+    const url = new URL(target.connectionString);
+    url.searchParams.set("application_name", name);
+    const pool = createPool(url.toString(), { ...POOL_LIMITS, statementTimeoutMillis: SHORT_MS });
+    // A checked-out connection, as a transaction's: pool.query would drop it after any error.
+    const client = await pool.connect();
+    try {
+      const pid = (await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+      const started = Date.now();
+      const error = await failure(client.query("SELECT pg_sleep(5)"));
+      // The server's answer (an ErrorResponse: SQLSTATE and severity), long before the
+      // client's own 30 s query timeout.
+      expect(error).toMatchObject({ code: "57014", severity: "ERROR" });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // Its backend stopped the statement and waits, idle, for the next one on the same
+      // connection: nothing runs on in the database.
+      const { rows } = await admin.query(
+        "SELECT pid, state, query FROM pg_stat_activity WHERE application_name = $1",
+        [name],
+      );
+      expect(rows).toEqual([{ pid, state: "idle", query: "SELECT pg_sleep(5)" }]);
+      expect((await client.query("SELECT pg_backend_pid() AS pid")).rows).toEqual([{ pid }]);
+      expectBusy(error);
+    } finally {
+      client.release();
+      await pool.end();
+    }
+  });
+
+  it("through Prisma: a raw statement, a write stuck behind a lock, a transaction: 503 server_busy", async () => {
+    const { db } = database;
+    expectBusy(await failure(db.$executeRaw`SELECT pg_sleep(5)`));
+
+    // A model write waiting for a row another connection holds: the wait counts.
+    const address = `0x${randomBytes(20).toString("hex")}`;
+    await db.wallet.create({ data: { address } });
+    await admin.query("BEGIN");
+    try {
+      await admin.query(`SELECT 1 FROM ${target.schema}.wallets WHERE address = $1 FOR UPDATE`, [
+        address,
+      ]);
+      expectBusy(await failure(db.wallet.update({ where: { address }, data: { verified: true } })));
+    } finally {
+      await admin.query("ROLLBACK");
+    }
+
+    // In an interactive transaction: cancelled, and what it wrote before is undone.
+    const other = `0x${randomBytes(20).toString("hex")}`;
+    expectBusy(
+      await failure(
+        db.$transaction(async (tx) => {
+          await tx.wallet.create({ data: { address: other } });
+          await tx.$executeRaw`SELECT pg_sleep(5)`;
+        }),
+      ),
+    );
+    expect(await db.wallet.findUnique({ where: { address: other } })).toBeNull();
+    expect(await db.wallet.findUnique({ where: { address } })).toMatchObject({ verified: false });
+  });
+
+  it("the migration runner's connection is not bounded: the server's own setting", async () => {
+    const serverDefault = (await admin.query("SHOW statement_timeout")).rows[0].statement_timeout;
+    const session = await openPgSession(target.connectionString, target.schema);
+    try {
+      expect(await session.query("SHOW statement_timeout")).toEqual([
+        { statement_timeout: serverDefault },
+      ]);
+    } finally {
+      await session.close();
+    }
+  });
+});
