@@ -40,7 +40,7 @@ describe("afterPass", () => {
     expect(back.state).toEqual({ failures: 0, nextRunAt: 13_400 });
     expect(back.log).toEqual({
       level: "info",
-      line: "Loop: running again (a dependency was down for 3 s)",
+      line: "Loop: running again (a dependency was down or too slow for 3 s)",
     });
   });
 
@@ -49,6 +49,20 @@ describe("afterPass", () => {
     expect(afterPass("Loop", fresh, 10_000, undefined, 5)).toEqual({
       state: { failures: 0, nextRunAt: 5 },
     });
+  });
+
+  it("backs off the same way when PostgreSQL cancels a statement past its statement_timeout", () => {
+    // node-postgres's error for SQLSTATE 57014, as the pool's statement_timeout raises it.
+    const cancelled = Object.assign(new Error("canceling statement due to statement timeout"), {
+      code: "57014",
+    });
+    const first = afterPass("Loop", fresh, 1_000, cancelled, 100);
+    expect(first.state).toEqual({ failures: 1, outageSince: 100, nextRunAt: 1_100 });
+    expect(first.log?.level).toBe("warn");
+    expect(first.log?.line).toMatch(
+      /^Loop: the database cancelled a statement that ran too long \(.*57014.*\); retrying with backoff$/,
+    );
+    expect(afterPass("Loop", first.state, 1_000, cancelled, 1_100).state.nextRunAt).toBe(3_100);
   });
 
   it("logs any other failure in full, every time, without backing off", () => {

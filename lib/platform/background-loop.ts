@@ -1,9 +1,10 @@
 // The server's background loops (the settlement reconciler, the webhook worker) run on a timer
 // whatever happens around them: a pass that throws is logged and the next one comes. While a
-// dependency is down the passes back off and the log gets one line when the outage starts and
-// one when a pass succeeds again, instead of a stack every tick.
+// dependency is down, or the database cancels their statements for running too long (it is
+// overloaded: retrying at once would add to the load), the passes back off and the log gets one
+// line when the trouble starts and one when a pass succeeds again, instead of a stack every tick.
 import { errorForLog } from "./redact";
-import { describeUnavailable, isUnavailableError } from "./unavailable";
+import { describeUnavailable, isStatementCancelled, isUnavailableError } from "./unavailable";
 
 /** The longest wait between passes while a dependency is down (or the interval, if longer). */
 export const OUTAGE_BACKOFF_MAX_MS = 5_000;
@@ -34,11 +35,12 @@ export function afterPass(
       state: { failures: 0, nextRunAt: now },
       log: {
         level: "info",
-        line: `${name}: running again (a dependency was down for ${seconds} s)`,
+        line: `${name}: running again (a dependency was down or too slow for ${seconds} s)`,
       },
     };
   }
-  if (!isUnavailableError(error)) {
+  const cancelled = isStatementCancelled(error);
+  if (!cancelled && !isUnavailableError(error)) {
     return {
       state: { ...state, nextRunAt: now },
       log: { level: "error", line: `${name}: ${errorForLog(error)}` },
@@ -59,7 +61,9 @@ export function afterPass(
     state: next,
     log: {
       level: "warn",
-      line: `${name}: a dependency is unavailable (${describeUnavailable(error)}); retrying with backoff`,
+      line: cancelled
+        ? `${name}: the database cancelled a statement that ran too long (${describeUnavailable(error)}); retrying with backoff`
+        : `${name}: a dependency is unavailable (${describeUnavailable(error)}); retrying with backoff`,
     },
   };
 }
