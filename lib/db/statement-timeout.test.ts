@@ -26,14 +26,18 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+// Each case its own place: the busy line is logged once per place every 10 s.
+let cases = 0;
+
 /** `error` is answered 503 server_busy with Retry-After, logged as one line and no stack. */
 function expectBusy(error: unknown) {
+  const where = `statement timeout test ${++cases}`;
   expect(isStatementCancelled(error), String(error)).toBe(true);
   expect(isUnavailableError(error), "taken for an outage").toBe(false);
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const logged = vi.spyOn(console, "error").mockImplementation(() => {});
   try {
-    expect(toPublicError(error, "statement timeout test")).toEqual({
+    expect(toPublicError(error, where)).toEqual({
       status: 503,
       message: "the server is busy; retry shortly",
       code: "server_busy",
@@ -43,7 +47,7 @@ function expectBusy(error: unknown) {
     expect(warn).toHaveBeenCalledOnce();
     const line = warn.mock.calls[0]!;
     expect(line).toHaveLength(1);
-    expect(line[0]).toMatch(/^Busy in statement timeout test: PostgreSQL cancelled a statement/);
+    expect(line[0]).toMatch(new RegExp(`^Busy in ${where}: PostgreSQL cancelled a statement`));
     expect(line[0]).toContain("57014");
     expect(line[0]).not.toContain("\n");
   } finally {

@@ -1,8 +1,9 @@
 // How failures reach a client: the database queue that outlasts a write's wait is a 503 to
 // retry (never a logged 500), on a real embedded database whose one connection is held.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/db";
 import { DomainError, isTransactionQueueTimeout, toPublicError } from "./errors";
+import { OUTAGE_LOG_EVERY_MS } from "./unavailable";
 
 describe("a write that cannot get the database in time", () => {
   let database: TestDatabase;
@@ -59,6 +60,33 @@ describe("a write that cannot get the database in time", () => {
     expect(
       isTransactionQueueTimeout({ code: "P2028", message: "Transaction already closed" }),
     ).toBe(false);
+  });
+});
+
+describe("a database too busy for every request", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("logs one busy line per place every 10 s, the next counting those left out", () => {
+    // node-postgres's error for a statement PostgreSQL cancelled past its statement_timeout.
+    const cancelled = () =>
+      Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const where = `test ${Math.random()}`;
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      for (let i = 0; i < 50; i++)
+        expect(toPublicError(cancelled(), where).code).toBe("server_busy");
+      expect(toPublicError(cancelled(), `${where} elsewhere`).code).toBe("server_busy");
+      vi.setSystemTime(1_000_000 + OUTAGE_LOG_EVERY_MS);
+      toPublicError(cancelled(), where);
+      expect(warn.mock.calls.map(([line]) => line)).toEqual([
+        `Busy in ${where}: PostgreSQL cancelled a statement (57014: canceling statement due to statement timeout); answered 503`,
+        `Busy in ${where} elsewhere: PostgreSQL cancelled a statement (57014: canceling statement due to statement timeout); answered 503`,
+        `Busy in ${where}: PostgreSQL cancelled a statement (57014: canceling statement due to statement timeout); answered 503 (49 more like it since the last line)`,
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

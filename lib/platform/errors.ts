@@ -5,6 +5,7 @@ import {
   isStatementCancelled,
   isUnavailableError,
   logOutage,
+  warnAtMostEvery,
 } from "./unavailable";
 import type { ErrorCode } from "@/lib/shared/error-codes";
 import { describeIssues } from "@/lib/shared/schemas/common";
@@ -124,10 +125,11 @@ export interface PublicError {
 /**
  * Anything thrown → the one public shape: a DomainError's kind, a zod error's readable
  * sentence (400), a unique violation (409), a write that could not get the database in time
- * or a statement PostgreSQL cancelled past its statement_timeout (503 `server_busy`, retry; one
- * warning line), a dependency down or unreachable (503 `unavailable`, retry; one log line, not
- * a stack per request: lib/platform/unavailable.ts). Anything unexpected is logged (secrets
- * blanked) and shown as a plain 500. Every 503 that passes carries Retry-After.
+ * or a statement PostgreSQL cancelled past its statement_timeout (503 `server_busy`, retry), a
+ * dependency down or unreachable (503 `unavailable`, retry). Those two log one line per place
+ * at most every 10 s, not a stack per request (lib/platform/unavailable.ts). Anything
+ * unexpected is logged (secrets blanked) and shown as a plain 500. Every 503 that passes
+ * carries Retry-After.
  */
 export function toPublicError(error: unknown, where: string): PublicError {
   if (error instanceof DomainError) {
@@ -150,13 +152,11 @@ export function toPublicError(error: unknown, where: string): PublicError {
     };
   }
   if (isTransactionQueueTimeout(error)) {
-    console.warn(`Busy in ${where}: a write waited too long for the database; answered 503`);
+    logBusy(where, "a write waited too long for the database");
     return busy();
   }
   if (isStatementCancelled(error)) {
-    console.warn(
-      `Busy in ${where}: PostgreSQL cancelled a statement (${describeUnavailable(error)}); answered 503`,
-    );
+    logBusy(where, `PostgreSQL cancelled a statement (${describeUnavailable(error)})`);
     return busy();
   }
   if (isUnavailableError(error)) {
@@ -170,6 +170,11 @@ export function toPublicError(error: unknown, where: string): PublicError {
   }
   console.error(`Unhandled error in ${where}:`, errorForLog(error));
   return { status: 500, message: "internal server error", code: "internal_error", headers: {} };
+}
+
+/** One warning per place at most every 10 s, as for an outage (warnAtMostEvery). */
+function logBusy(where: string, cause: string) {
+  warnAtMostEvery(`busy ${where}`, `Busy in ${where}: ${cause}; answered 503`);
 }
 
 /** The database could not do this request's work in time: the client may retry shortly. */

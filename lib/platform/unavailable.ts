@@ -113,7 +113,7 @@ export function describeUnavailable(error: unknown): string {
   return redactSecrets(redactUrls(text || String(error))).slice(0, 300);
 }
 
-/** How often one place logs the same kind of outage (the lines between are counted). */
+/** How often one place logs the same kind of trouble (the lines between are counted). */
 export const OUTAGE_LOG_EVERY_MS = 10_000;
 
 const state = globalThis as typeof globalThis & {
@@ -122,17 +122,22 @@ const state = globalThis as typeof globalThis & {
 const lastLines = (state.__outageLog ??= new Map());
 
 /**
- * Logs `line` for `where` at most once every OUTAGE_LOG_EVERY_MS; the next line says how many
- * were left out. Returns whether it logged.
+ * Warns `line` at most once every OUTAGE_LOG_EVERY_MS per `key`; the next line says how many
+ * were left out. A dependency down or a database overloaded fails every request alike: a line
+ * each would flood the log, and writing it would add to the load. Returns whether it logged.
  */
-export function logOutage(where: string, line: string, now = Date.now()): boolean {
-  const last = lastLines.get(where);
+export function warnAtMostEvery(key: string, line: string, now = Date.now()): boolean {
+  const last = lastLines.get(key);
   if (last && now - last.lastAt < OUTAGE_LOG_EVERY_MS) {
     last.suppressed += 1;
     return false;
   }
   const more = last?.suppressed ? ` (${last.suppressed} more like it since the last line)` : "";
-  console.warn(`Dependency unavailable in ${where}: ${line}${more}`);
-  lastLines.set(where, { lastAt: now, suppressed: 0 });
+  console.warn(`${line}${more}`);
+  lastLines.set(key, { lastAt: now, suppressed: 0 });
   return true;
 }
+
+/** A dependency down, as seen in `where`: warnAtMostEvery's one line per place. */
+export const logOutage = (where: string, line: string, now = Date.now()): boolean =>
+  warnAtMostEvery(`unavailable ${where}`, `Dependency unavailable in ${where}: ${line}`, now);
