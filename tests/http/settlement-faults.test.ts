@@ -256,6 +256,43 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
     expect((await retry.json()).code).toBe("settlement_failed");
   });
 
+  // x402 remembers the hash of a settlement it stopped waiting for and, on the next settle of
+  // the same signature, waits on it instead of sending. Once the node has dropped it, that wait
+  // can never end: the reconciler's resubmit waited pass after pass until the authorization
+  // expired unpaid. Now a hash the node no longer has is forgotten and the authorization sent
+  // again (lib/payments/facilitator/pending-settlements.ts).
+  it("forgotten after the request gave up on it, the authorization still valid: the reconciler sends it again and it lands", async () => {
+    const c = await newPaymentCase({ chain, server });
+    const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
+    const header = await signedHeader({ server }, c);
+    const snapshot = await chain.snapshot();
+    await chain.pauseMining();
+    // Nothing mines: the request waits for its receipt twice (x402's second try), then answers.
+    const response = await send(c.settleUrl(), header);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: "settlement_pending" });
+    // The node forgets the transfer and mines on; the chain's clock stays inside validBefore.
+    await chain.revert(snapshot);
+    await chain.resumeMining();
+    expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe("paid");
+  });
+
+  it("forgotten while the request waits for it: the request's second try sends it again: 200", async () => {
+    const c = await newPaymentCase({ chain, server });
+    const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
+    const header = await signedHeader({ server }, c);
+    const snapshot = await chain.snapshot();
+    await chain.pauseMining();
+    const sent = proxy.waitFor(rpc("eth_sendRawTransaction"), "response");
+    const pending = send(c.settleUrl(), header);
+    await sent;
+    await chain.revert(snapshot);
+    await chain.resumeMining();
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe("paid");
+  });
+
   it("decided by the reconciler after the server died with the transfer in the node", async () => {
     const c = await newPaymentCase({ chain, server });
     const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);

@@ -7,12 +7,13 @@
 // decide, the background reconciler (./reconcile.ts) decides later, resending only when the
 // chain shows nothing happened and the node does not hold the transaction.
 import "server-only";
-import { type Hex, TransactionNotFoundError, TransactionReceiptNotFoundError } from "viem";
+import { type Hex, TransactionReceiptNotFoundError } from "viem";
 import type { Db } from "@/lib/db";
 import type { EscrowAction } from "@/lib/generated/prisma/client";
 import { runWrite } from "@/lib/kernel/write";
 import { errorSummary } from "@/lib/platform/redact";
 import { getChainClient } from "../chain/client";
+import { transactionInNode } from "../chain/transactions";
 import { LOG_RANGE_BLOCKS } from "../chain/verify-receipt";
 import { getSettlementNetwork } from "../chain/network";
 import { escrowAbi } from "./abi";
@@ -251,13 +252,7 @@ export async function decideAction(
  * next look finds the receipt; the escrow's state read before it could be stale).
  */
 async function waitsInNode(hash: Hex): Promise<boolean> {
-  try {
-    await getChainClient().getTransaction({ hash });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionNotFoundError) return false;
-    throw error;
-  }
+  return (await transactionInNode(getChainClient(), hash)) !== undefined;
 }
 
 /** The newest log of `eventName` for this payment, searched backwards in LOG_RANGE_BLOCKS windows. */

@@ -24,6 +24,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SettlementNetwork } from "../chain/network";
+import { pendingSettlementsInNode } from "./pending-settlements";
 import { type BalanceWatch, SenderPool } from "./sender-pool";
 import { verifiedByTheChain } from "./verify-by-chain";
 import { timedRpcFetch } from "@/lib/platform/server-timing";
@@ -169,7 +170,9 @@ export function createSelfHostedFacilitator(
   const allSigners = { ...signer, getAddresses: () => senders.addresses };
   const facilitator = new x402Facilitator().register(
     settlement.network,
-    new ExactEvmScheme(allSigners),
+    // What x402 remembers of a settlement it stopped waiting for, forgotten once the node
+    // drops the transaction, so that a resubmit sends it again (./pending-settlements.ts).
+    new ExactEvmScheme(allSigners, { pendingSettlementStore: pendingSettlementsInNode(client) }),
   );
   return {
     signerAddresses: senders.addresses,

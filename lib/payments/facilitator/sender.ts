@@ -22,13 +22,8 @@
 // recorded and broadcast (measured in a burst: the ledger write 13.5 ms and the broadcast 10 ms
 // held one key's queue in turn, 27 ms a transaction with the signature); a run of sends asks
 // the node's nonce count once.
-import {
-  keccak256,
-  type Hex,
-  type LocalAccount,
-  type PublicClient,
-  TransactionNotFoundError,
-} from "viem";
+import { keccak256, type Hex, type LocalAccount, type PublicClient } from "viem";
+import { transactionInNode } from "../chain/transactions";
 
 export interface SendRequest {
   to: Hex;
@@ -389,10 +384,9 @@ export class SerialSender {
   /** Whether the node has the transaction (pending or mined); `ifUnsure` when it cannot say. */
   private async nodeKnows(hash: Hex, ifUnsure: boolean): Promise<boolean> {
     try {
-      await this.options.client.getTransaction({ hash });
-      return true;
-    } catch (error) {
-      return error instanceof TransactionNotFoundError ? false : ifUnsure;
+      return (await transactionInNode(this.options.client, hash)) !== undefined;
+    } catch {
+      return ifUnsure;
     }
   }
 }

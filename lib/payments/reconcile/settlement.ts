@@ -1,16 +1,11 @@
 import type { PaymentPayload } from "@x402/core/types";
-import {
-  getAddress,
-  type Hex,
-  isAddressEqual,
-  type PublicClient,
-  TransactionNotFoundError,
-} from "viem";
+import { getAddress, type Hex, isAddressEqual, type PublicClient } from "viem";
 import { getConfig } from "@/lib/platform/config";
 import type { Db } from "@/lib/db";
 import type { Settlement } from "@/lib/generated/prisma/client";
 import { errorSummary } from "@/lib/platform/redact";
 import { getChainClient } from "../chain/client";
+import { transactionInNode } from "../chain/transactions";
 import { getFacilitator } from "../facilitator/current";
 import { confirmationTimeoutMs, getSettlementNetwork } from "../chain/network";
 import { paymentRequirementsFor } from "../settle/requirements";
@@ -121,13 +116,8 @@ export async function judgeFromChain(
 
 /** The transaction is known to the node and not yet mined (mined ones were judged above). */
 async function waitsInNode(client: PublicClient, hash: Hex): Promise<boolean> {
-  try {
-    const tx = await client.getTransaction({ hash });
-    return tx.blockNumber === null;
-  } catch (error) {
-    if (error instanceof TransactionNotFoundError) return false;
-    throw error;
-  }
+  const tx = await transactionInNode(client, hash);
+  return tx !== undefined && tx.blockNumber === null;
 }
 
 export interface ReconcileOptions {
