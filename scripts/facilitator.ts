@@ -7,6 +7,14 @@ import { ConfigError, getConfig, parseEnv } from "@/lib/platform/config";
 import { balanceWatch, createSelfHostedFacilitator } from "@/lib/payments/facilitator/facilitators";
 import { startFacilitatorService } from "@/lib/payments/facilitator/http-service";
 import { resolveSettlementNetwork } from "@/lib/payments/chain/network";
+import { errorForLog } from "@/lib/platform/redact";
+
+// A library's promise left unawaited must not end the one process that holds the gas key: x402
+// 2.27's verify starts reading the token's code beside the payer's and, when the payer's read
+// fails first, returns without awaiting it. Logged, as Next.js does in the app servers.
+process.on("unhandledRejection", (reason) => {
+  console.error(`Unhandled rejection (the service goes on): ${errorForLog(reason)}`);
+});
 
 async function main() {
   const config = getConfig();
