@@ -127,6 +127,15 @@ describe("a local chain kept in a data directory", () => {
     expect(next.timestamp).toBeGreaterThan(last.timestamp + 2n);
   });
 
+  it("keeps its clock on the wall clock through a burst of blocks (one per transaction)", async () => {
+    const { client } = await start(newDir());
+    for (let i = 0; i < 40; i++) await client.request({ method: "evm_mine" } as never);
+    const head = await client.getBlock();
+    expect(head.number).toBe(40n);
+    // Forty blocks in well under forty seconds: a second per block would put it ~40 s ahead.
+    expect(Number(head.timestamp)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+  });
+
   it("refuses a data directory whose journal this node did not write", async () => {
     const dir = newDir();
     const first = await start(dir);

@@ -64,7 +64,11 @@ export function localProviderConfig(chainId: number = LOCAL_CHAIN_ID, initialDat
     allowUnlimitedContractSize: false,
     throwOnTransactionFailures: true,
     throwOnCallFailures: true,
-    allowBlocksWithSameTimestamp: false,
+    // Automine makes a block per transaction; without this each one would be a second past the
+    // last, so a burst ran the chain's clock ahead of the wall clock (a second per transaction:
+    // 300 of them and an authorization signed for 300 s expired in chain time). Base's blocks
+    // come every 2 s on the real clock.
+    allowBlocksWithSameTimestamp: true,
     initialDate,
     enableTransientStorage: true,
     enableRip7212: false,
