@@ -20,6 +20,9 @@ function snapshot(
   return { at, idle, processes: new Map(infos.map((info) => [info.pid, info])) };
 }
 
+/** Literal pids start past Linux's largest (2^22), so none can be this test's own process.pid. */
+const P = 5_000_000;
+
 describe("the benchmark's CPU shares", () => {
   it("counts a busy process group as the server's and this process's own work as the bench's", async () => {
     const before = cpuSnapshot();
@@ -45,26 +48,26 @@ describe("the benchmark's CPU shares", () => {
   });
 
   it("splits the ticks between two snapshots by who used them, in milliseconds and in cores", () => {
-    const server = 500;
+    const server = P + 500;
     const before = snapshot(10_000, 1_000, [
-      [501, server, "next-server", 100],
-      [502, server, "node", 40],
-      [600, 600, "postgres", 7],
+      [P + 501, server, "next-server", 100],
+      [P + 502, server, "node", 40],
+      [P + 600, P + 600, "postgres", 7],
       [process.pid, 77, "MainThread", 1_000],
-      [700, 700, "redis-server", 3],
+      [P + 700, P + 700, "redis-server", 3],
       // Its pid is taken by another process by the second snapshot: fewer ticks, not counted.
-      [800, 800, "sleep", 90],
+      [P + 800, P + 800, "sleep", 90],
     ]);
     // Two seconds later.
     const after = snapshot(12_000, 1_150, [
-      [501, server, "next-server", 160],
-      [502, server, "node", 60],
+      [P + 501, server, "next-server", 160],
+      [P + 502, server, "node", 60],
       // Started in between: all its ticks are in the interval.
-      [503, server, "node", 20],
-      [600, 600, "postgres", 57],
+      [P + 503, server, "node", 20],
+      [P + 600, P + 600, "postgres", 57],
       [process.pid, 77, "MainThread", 1_030],
-      [700, 700, "redis-server", 13],
-      [800, 800, "sh", 2],
+      [P + 700, P + 700, "redis-server", 13],
+      [P + 800, P + 800, "sh", 2],
     ]);
     // 100 ticks a second: the server's 60 + 20 + 20 ticks are 1 s of CPU, half a core over 2 s.
     expect(cpuMilliseconds(before, after, server)).toEqual({
