@@ -223,18 +223,29 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
     await database?.cleanup();
   });
 
-  async function forgetAndExpire(snapshot: string) {
+  /** The node drops all since `snapshot`, the unmined transfer with it, and mines on. */
+  async function forget(snapshot: string) {
     await chain.revert(snapshot);
     await chain.resumeMining();
+  }
+
+  async function forgetAndExpire(snapshot: string) {
+    await forget(snapshot);
     await chain.increaseTime(3_600);
   }
 
-  it("decided in the request: 402 settlement_failed with PAYMENT-RESPONSE, the slot free, nothing moved", async () => {
+  /** A signed payment and a chain snapshot to forget back to, with mining paused. */
+  async function pausedPayment() {
     const c = await newPaymentCase({ chain, server });
     const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
     const header = await signedHeader({ server }, c);
     const snapshot = await chain.snapshot();
     await chain.pauseMining();
+    return { c, before, header, snapshot };
+  }
+
+  it("decided in the request: 402 settlement_failed with PAYMENT-RESPONSE, the slot free, nothing moved", async () => {
+    const { c, before, header, snapshot } = await pausedPayment();
     const sent = proxy.waitFor(rpc("eth_sendRawTransaction"), "response");
     const pending = send(c.settleUrl(), header);
     await sent;
@@ -262,43 +273,29 @@ describe("settling when the chain forgets the transfer (it never lands)", () => 
   // expired unpaid. Now a hash the node no longer has is forgotten and the authorization sent
   // again (lib/payments/facilitator/pending-settlements.ts).
   it("forgotten after the request gave up on it, the authorization still valid: the reconciler sends it again and it lands", async () => {
-    const c = await newPaymentCase({ chain, server });
-    const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
-    const header = await signedHeader({ server }, c);
-    const snapshot = await chain.snapshot();
-    await chain.pauseMining();
+    const { c, before, header, snapshot } = await pausedPayment();
     // Nothing mines: the request waits for its receipt twice (x402's second try), then answers.
     const response = await send(c.settleUrl(), header);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ code: "settlement_pending" });
     // The node forgets the transfer and mines on; the chain's clock stays inside validBefore.
-    await chain.revert(snapshot);
-    await chain.resumeMining();
+    await forget(snapshot);
     expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe("paid");
   });
 
   it("forgotten while the request waits for it: the request's second try sends it again: 200", async () => {
-    const c = await newPaymentCase({ chain, server });
-    const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
-    const header = await signedHeader({ server }, c);
-    const snapshot = await chain.snapshot();
-    await chain.pauseMining();
+    const { c, before, header, snapshot } = await pausedPayment();
     const sent = proxy.waitFor(rpc("eth_sendRawTransaction"), "response");
     const pending = send(c.settleUrl(), header);
     await sent;
-    await chain.revert(snapshot);
-    await chain.resumeMining();
+    await forget(snapshot);
     const response = await pending;
     expect(response.status).toBe(200);
     expect(await expectPaidOnceOrNotAtAll(chain.rpcUrl, server.url, c.job, before)).toBe("paid");
   });
 
   it("decided by the reconciler after the server died with the transfer in the node", async () => {
-    const c = await newPaymentCase({ chain, server });
-    const before = await snapshotMoney(chain.rpcUrl, c.payer.address, c.agentWallet);
-    const header = await signedHeader({ server }, c);
-    const snapshot = await chain.snapshot();
-    await chain.pauseMining();
+    const { c, before, header, snapshot } = await pausedPayment();
     const sent = proxy.waitFor(rpc("eth_sendRawTransaction"), "response");
     const request = send(c.settleUrl(), header).catch((error: Error) => error);
     await sent;
