@@ -34,21 +34,38 @@ export interface JobScan {
   order: Prisma.Sql;
   /** The most rows wanted. */
   limit: number;
+  /**
+   * The columns answered, when not whole rows: those the order needs and what the caller reads
+   * of each row (a relevance page ranks 500 candidates by their words and reads 50 whole).
+   * The exact way carries them with the matches instead of reading each row again by id.
+   */
+  columns?: readonly string[];
 }
 
 /**
- * The statement answering the first `limit` jobs rows (whole rows, in no promised order: the
- * caller orders them) that match `seek` and `check`, in `order`, read `way`.
+ * The statement answering the first `limit` jobs rows (whole rows, or `columns`; in no
+ * promised order: the caller orders them) that match `seek` and `check`, in `order`, read
+ * `way`.
  */
 export function jobScanSql(way: ScanWay, scan: JobScan): Prisma.Sql {
-  const { seek, check, order, limit } = scan;
+  const { seek, check, order, limit, columns } = scan;
+  const answered = columns ? Prisma.raw(columns.map((name) => `"${name}"`).join(", ")) : undefined;
   if (way === "window") {
-    return Prisma.sql`SELECT * FROM (
+    return Prisma.sql`SELECT ${answered ?? Prisma.sql`*`} FROM (
       SELECT * FROM "jobs" ${whereSql(seek)} ORDER BY ${order} LIMIT ${LIMITS.scanWindow}
     ) "window" ${whereSql(check)} ORDER BY ${order} LIMIT ${limit}`;
   }
   // MATERIALIZED: the matches are read whole (by the bitmap of the indexes), never by walking
-  // the order's index; only their keys are kept, and the page's rows read again by id.
+  // the order's index.
+  if (answered) {
+    return Prisma.sql`SELECT * FROM (
+      WITH "matches" AS MATERIALIZED (
+        SELECT ${answered} FROM "jobs" ${whereSql([...seek, ...check])}
+      )
+      SELECT * FROM "matches" ORDER BY ${order} LIMIT ${limit}
+    ) "first"`;
+  }
+  // Whole rows: only the matches' keys are kept, and the first rows read again by id.
   return Prisma.sql`SELECT "jobs".* FROM (
       WITH "matches" AS MATERIALIZED (
         SELECT "id", "createdAt", "budgetAtomic" FROM "jobs" ${whereSql([...seek, ...check])}

@@ -164,6 +164,9 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     check: checkFilters(query, sort),
     order: NEWEST,
     limit: LIMITS.rankedMatches,
+    // What the rank and the page's key read: the candidates' whole rows, read again by id,
+    // cost half the statement at a million jobs (500 rows for a page that shows 50).
+    columns: ["id", "createdAt", "searchVector"],
   };
   return {
     ...base,
