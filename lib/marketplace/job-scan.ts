@@ -11,9 +11,14 @@
 // - "exact": every row all the filters select (the GIN index over the words and the filter
 //   columns intersects them without reading the table), then sorted: its cost is the number
 //   of matches.
+// - "words": the same rows, but the index reads the words' matches alone and each is checked
+//   for the status on its row. Intersecting costs the status's whole list in the index (at a
+//   million jobs, 2.5 ms of a 3 ms search for a rare word among 700,000 open jobs); checking
+//   costs a row per match of the words. Chosen when the words' matches are that few.
 //
 // readJobScan reads a small table (under the window's size) exactly at once. Else it asks the
-// planner how many rows the filters select, with and without the checks.
+// planner how many rows the filters select, with and without the checks (and so which exact
+// way costs less).
 // When the window would hold enough matches at that rate (a common word), it reads the window
 // and, only if it fell short (the estimate was wrong), exactly; else (a rare word: few matches
 // to read) exactly at once.
@@ -23,11 +28,16 @@ import { readRows } from "@/lib/db/row-reader";
 import { whereSql } from "@/lib/kernel/sorted-page";
 import { LIMITS } from "@/lib/shared/limits";
 
-export type ScanWay = "window" | "exact";
+export type ScanWay = "window" | "exact" | "words";
 
 export interface JobScan {
   /** Conditions an index serves with the order: the equality filters and the cursor. */
   seek: Prisma.Sql[];
+  /**
+   * The seek written so that no index serves its status (the "words" way); undefined when the
+   * page searches no words or filters no status.
+   */
+  seekOnRows?: Prisma.Sql[];
   /** Conditions checked on each row: the search's words, the budget bounds. */
   check: Prisma.Sql[];
   /** `ORDER BY` over the jobs table's unqualified columns; it must end with "id". */
@@ -48,7 +58,8 @@ export interface JobScan {
  * `way`.
  */
 export function jobScanSql(way: ScanWay, scan: JobScan): Prisma.Sql {
-  const { seek, check, order, limit, columns } = scan;
+  const { check, order, limit, columns } = scan;
+  const seek = way === "words" ? (scan.seekOnRows ?? scan.seek) : scan.seek;
   const answered = columns ? Prisma.raw(columns.map((name) => `"${name}"`).join(", ")) : undefined;
   if (way === "window") {
     return Prisma.sql`SELECT ${answered ?? Prisma.sql`*`} FROM (
@@ -74,10 +85,31 @@ export function jobScanSql(way: ScanWay, scan: JobScan): Prisma.Sql {
     ) "first" JOIN "jobs" ON "jobs"."id" = "first"."matchId"`;
 }
 
-/** The planner's estimates: the rows all the filters select, and those the seek alone does. */
+/**
+ * The planner's estimates: the rows all the filters select, and those the seek alone does;
+ * and which way reads them exactly.
+ */
 export interface ScanEstimate {
   matches: number;
   sought: number;
+  exactWay: "exact" | "words";
+}
+
+/**
+ * How many index entries cost as much to intersect as one row to read and check: at a million
+ * jobs a rare word's rows cost about 0.9 µs each to read and check, an entry of a status's list
+ * about 2.5 ns to walk (pgbench, 2026-11-26); the ratio is rounded down, towards the index,
+ * whose cost does not grow with the words' matches.
+ */
+const ENTRIES_PER_ROW = 250;
+
+/**
+ * Whether the words' own matches (the matches were the seek left out; the planner assumes
+ * the filters independent) cost less to read and check than the seek's entries in the index.
+ */
+export function seekOnRowsCheaper(matches: number, sought: number, table: number): boolean {
+  const wordMatches = (matches * table) / Math.max(sought, 1);
+  return wordMatches * ENTRIES_PER_ROW < sought;
 }
 
 interface PlanRows {
@@ -88,12 +120,8 @@ interface PlanRows {
 const TABLE_ROWS_TTL_MS = 60_000;
 const tableRows = new WeakMap<Db, { rows: number; at: number }>();
 
-/**
- * Whether the jobs table is small enough to read any page's matches exactly, without asking:
- * under LIMITS.scanWindow rows by the planner's last count (-1 before any ANALYZE: not known
- * to be small). A hint for speed only: both ways read the same page.
- */
-async function smallTable(db: Db): Promise<boolean> {
+/** The jobs table's rows by the planner's last count (-1 before any ANALYZE). */
+async function jobsTableRows(db: Db): Promise<number> {
   let known = tableRows.get(db);
   if (!known || Date.now() - known.at > TABLE_ROWS_TTL_MS) {
     const [row] = await readRows<{ rows: number }>(
@@ -103,18 +131,21 @@ async function smallTable(db: Db): Promise<boolean> {
     known = { rows: Number(row?.rows ?? -1), at: Date.now() };
     tableRows.set(db, known);
   }
-  return known.rows >= 0 && known.rows < LIMITS.scanWindow;
+  return known.rows;
 }
 
 /**
  * Asks the planner (EXPLAIN without running anything: no rows are read); "small" when the
- * table is, and every way costs little.
+ * table is (under LIMITS.scanWindow rows by the planner's last count; not known to be small
+ * before any ANALYZE), and every way costs little. A hint for speed only: every way reads the
+ * same page.
  */
 export async function estimateJobScan(
   db: Db,
-  scan: Pick<JobScan, "seek" | "check">,
+  scan: Pick<JobScan, "seek" | "check" | "seekOnRows">,
 ): Promise<ScanEstimate | "small"> {
-  if (await smallTable(db)) return "small";
+  const table = await jobsTableRows(db);
+  if (table >= 0 && table < LIMITS.scanWindow) return "small";
   const [row] = await readRows<{ "QUERY PLAN": unknown }>(
     db,
     Prisma.sql`EXPLAIN (FORMAT JSON)
@@ -123,8 +154,11 @@ export async function estimateJobScan(
   );
   const plan = row!["QUERY PLAN"];
   const [explained] = (typeof plan === "string" ? JSON.parse(plan) : plan) as PlanRows[];
-  const [matches, sought] = (explained!.Plan.Plans ?? []).map((child) => child["Plan Rows"]);
-  return { matches: matches ?? 0, sought: sought ?? 0 };
+  const [matches = 0, sought = 0] = (explained!.Plan.Plans ?? []).map(
+    (child) => child["Plan Rows"],
+  );
+  const onRows = scan.seekOnRows !== undefined && seekOnRowsCheaper(matches, sought, table);
+  return { matches, sought, exactWay: onRows ? "words" : "exact" };
 }
 
 /** What a read found: the matches it saw (at most what the page needs). */
@@ -132,7 +166,7 @@ export type Found<T> = (rows: T[]) => number;
 
 /**
  * Reads the window when, at the estimated rate of matches among the rows it reads, it would
- * hold `needed`; then exactly if it did not. Else exactly at once.
+ * hold `needed`; then exactly (the estimate's exact way) if it did not. Else exactly at once.
  */
 export async function readJobScan<T>(
   read: (way: ScanWay) => Promise<T[]>,
@@ -142,10 +176,10 @@ export async function readJobScan<T>(
 ): Promise<T[]> {
   const estimated = await estimate();
   if (estimated === "small") return read("exact");
-  const { matches, sought } = estimated;
+  const { matches, sought, exactWay } = estimated;
   if ((needed * sought) / Math.max(matches, 1) <= LIMITS.scanWindow) {
     const windowed = await read("window");
     if (found(windowed) >= needed) return windowed;
   }
-  return read("exact");
+  return read(exactWay);
 }

@@ -47,11 +47,18 @@ function budgetBounds(query: ListJobsQuery): Prisma.Sql[] {
 /**
  * The filters an index serves together with `order` (its leading columns): status and
  * category beside createdAt; status, then the budget's range, beside the budget. A window
- * reads only those, in order.
+ * reads only those, in order. `statusOnRows`: the status compared as text, which no index
+ * serves (job-scan.ts's "words" way checks it on each row the words' index finds).
  */
-function seekFilters(query: ListJobsQuery, order: PageOrder): Prisma.Sql[] {
+function seekFilters(query: ListJobsQuery, order: PageOrder, statusOnRows = false): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
-  if (query.status) conditions.push(Prisma.sql`"status" = ${query.status}::"JobStatus"`);
+  if (query.status) {
+    conditions.push(
+      statusOnRows
+        ? Prisma.sql`"status"::text = ${query.status}`
+        : Prisma.sql`"status" = ${query.status}::"JobStatus"`,
+    );
+  }
   if (isBudgetSort(order)) return [...conditions, ...budgetBounds(query)];
   if (query.category) conditions.push(Prisma.sql`"category" = ${query.category}::"Category"`);
   return conditions;
@@ -72,6 +79,12 @@ function checkFilters(query: ListJobsQuery, order: PageOrder): Prisma.Sql[] {
     );
   }
   return conditions;
+}
+
+/** The seek for job-scan.ts's "words" way: only a search by words with a status has one. */
+function seekOnRows(query: ListJobsQuery, order: PageOrder, after: Prisma.Sql[] = []) {
+  if (query.q === undefined || !query.status) return undefined;
+  return [...seekFilters(query, order, true), ...after];
 }
 
 const isBudgetSort = (order: PageOrder) => order === "budget_desc" || order === "budget_asc";
@@ -99,6 +112,7 @@ export function newestSeek(query: ListJobsQuery): Prisma.Sql[] | undefined {
 export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
   return {
     seek: [...seekFilters(query, "newest"), ...after],
+    seekOnRows: seekOnRows(query, "newest", after),
     check: checkFilters(query, "newest"),
     order: NEWEST,
     limit: query.limit + 1,
@@ -137,8 +151,10 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
   const order = sortKey(sort, query.q);
   const base = { name: order.sort, desc: order.desc };
   if (sort !== "relevance") {
+    const after = afterSortedCursor(order, query.cursor);
     const scan: JobScan = {
-      seek: [...seekFilters(query, sort), ...afterSortedCursor(order, query.cursor)],
+      seek: [...seekFilters(query, sort), ...after],
+      seekOnRows: seekOnRows(query, sort, after),
       check: checkFilters(query, sort),
       order: sortedOrderSql(order),
       limit: query.limit + 1,
@@ -161,6 +177,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
   }
   const scan: JobScan = {
     seek: seekFilters(query, sort),
+    seekOnRows: seekOnRows(query, sort),
     check: checkFilters(query, sort),
     order: NEWEST,
     limit: LIMITS.rankedMatches,
