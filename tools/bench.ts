@@ -593,10 +593,16 @@ async function main() {
   const autocannon = await loadAutocannon();
   await ensureBuild();
   const chain = await startTestChain();
-  const version = await queryOnce(DATABASE_URL, "SHOW server_version", []);
+  const setting = async (name: string) => {
+    const { rows } = await queryOnce(DATABASE_URL, `SHOW ${name}`, []);
+    return (rows[0] as unknown as Record<string, string>)[name];
+  };
+  // shared_buffers: at a million jobs, what PostgreSQL's buffers do not hold is read from the
+  // system's cache, several times slower a row (docs/configuration.md#postgresql).
   console.log(
     `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ` +
-      `PostgreSQL ${(version.rows[0] as unknown as { server_version: string }).server_version}, ` +
+      `PostgreSQL ${await setting("server_version")}, ` +
+      `shared_buffers ${await setting("shared_buffers")}, ` +
       `load ${os.loadavg()[0]!.toFixed(1)}; ${SETTINGS.connections} connections, ` +
       `${SETTINGS.warmup} s warm-up, then ${SETTINGS.rounds} × ${SETTINGS.duration} s per side, ` +
       `interleaved; loopback`,
