@@ -87,6 +87,7 @@ describe("which exact way: the status intersected in the index, or checked on th
     ["a common word among the open", [35_000, 700_000, 1_000_000], false],
     ["22,000 jobs: every status's list is short", [99, 19_800, 22_000], false],
     ["nothing sought", [0, 0, 1_000_000], false],
+    ["a table never analysed: nothing to go by", [16, 280_000, -1], false],
   ] as const)("%s", (_name, [matches, sought, table], onRows) => {
     expect(seekOnRowsCheaper(matches, sought, table)).toBe(onRows);
   });
@@ -254,6 +255,21 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     const scanOf = (q: Record<string, string>) =>
       newestScan(listJobsQuerySchema.parse({ ...q, sort: "newest" }), []);
     expect(scanOf({ q: "12345" }).seekOnRows).toBeUndefined();
+    // Several words: their estimate multiplies their frequencies, too low for words that
+    // always come together; the words way would read every job that has them.
+    for (const q of ["zebra crossing", '"zebra crossing"', "zebra -giraffe", "zebra or giraffe"]) {
+      expect(scanOf({ q, status: "open" }).seekOnRows).toBeUndefined();
+    }
+    expect(scanOf({ q: " 12345 ", status: "open" }).seekOnRows).toBeDefined();
+    // Past the first page, newest first and by budget: the cursor bounds the words way too.
+    for (const sort of ["newest", "budget_desc"]) {
+      const first = { q: "giraffe", status: "open", sort, limit: "3" };
+      const { nextCursor } = await listJobs(database.db, listJobsQuerySchema.parse(first));
+      const next = { ...first, cursor: nextCursor! };
+      const exactNext = await run(next, "exact");
+      expect(exactNext.length).toBe(4);
+      expect(await run(next, "words")).toEqual(exactNext);
+    }
     expect(scanOf({ status: "open", minBudgetUsdc: "3" }).seekOnRows).toBeUndefined();
     const estimate = await estimateJobScan(database.db, scanOf({ q: "zebra", status: "open" }));
     expect(estimate).toMatchObject({ exactWay: "exact" });

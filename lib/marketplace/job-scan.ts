@@ -106,8 +106,10 @@ const ENTRIES_PER_ROW = 250;
 /**
  * Whether the words' own matches (the matches were the seek left out; the planner assumes
  * the filters independent) cost less to read and check than the seek's entries in the index.
+ * Never for a table not yet analysed (`table` -1): nothing to go by.
  */
 export function seekOnRowsCheaper(matches: number, sought: number, table: number): boolean {
+  if (table <= 0) return false;
   const wordMatches = (matches * table) / Math.max(sought, 1);
   return wordMatches * ENTRIES_PER_ROW < sought;
 }
