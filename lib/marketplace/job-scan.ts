@@ -14,7 +14,8 @@
 // - "words": the same rows, but the index reads the words' matches alone and each is checked
 //   for the status on its row. Intersecting costs the status's whole list in the index (at a
 //   million jobs, 2.5 ms of a 3 ms search for a rare word among 700,000 open jobs); checking
-//   costs a row per match of the words. Chosen when the words' matches are that few.
+//   costs a row per match of the words. Chosen when the words' matches are that few, for one
+//   word only (job-search.ts's seekOnRows: an estimate of several words can be far too low).
 //
 // readJobScan reads a small table (under the window's size) exactly at once. Else it asks the
 // planner how many rows the filters select, with and without the checks (and so which exact
@@ -34,8 +35,8 @@ export interface JobScan {
   /** Conditions an index serves with the order: the equality filters and the cursor. */
   seek: Prisma.Sql[];
   /**
-   * The seek written so that no index serves its status (the "words" way); undefined when the
-   * page searches no words or filters no status.
+   * The seek written so that no index serves its status (the "words" way); undefined unless
+   * the page searches one word and filters a status.
    */
   seekOnRows?: Prisma.Sql[];
   /** Conditions checked on each row: the search's words, the budget bounds. */
