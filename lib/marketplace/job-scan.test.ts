@@ -1,7 +1,8 @@
-// The two ways a filtered job page is read (job-scan.ts), on PGlite and PostgreSQL: both give
+// The ways a filtered job page is read (job-scan.ts), on PGlite and PostgreSQL: each gives
 // the page the filters and the order define, for every list shape; a search whose word and
-// filter never meet (the word only in completed jobs, the filter open) reads at most the
-// window and then the index, never the table; and sort=newest with q is newest first.
+// filter never meet (the word only in completed jobs, the filter open) is counted in the index,
+// then read exactly, never through the window or the table; and sort=newest with q is newest
+// first.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { encodeSortedCursor } from "@/lib/kernel/pagination";
@@ -10,7 +11,10 @@ import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
 import { newWallet } from "@/tests/helpers/in-process";
 import {
+  countCheap,
+  countJobScan,
   estimateJobScan,
+  jobScanCountSql,
   jobScanSql,
   readJobScan,
   type ScanWay,
@@ -43,43 +47,99 @@ interface PlanNode {
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 // A page needing 100 matches, the window 20,000 rows: it is read first when the planner's rate
-// of matches among the rows it reads puts 100 within them.
-describe("which ways a page is read, by the estimate and what the window found", () => {
+// of matches among the rows it reads puts 100 within them, within 4 times the rows the exact way
+// reads, and the count finds as many matches.
+describe("which ways a page is read, by the estimate, the count and what the window found", () => {
+  const common = { matches: 5_000, sought: 100_000, exactRows: 5_400, countable: true };
   it.each([
-    ["a common word: the window holds the page", [5_000, 100_000], 100, ["window"]],
-    ["the estimate was wrong: the window fell short", [5_000, 100_000], 40, ["window", "exact"]],
-    ["the window at its edge: 100 of 20,000", [500, 100_000], 100, ["window"]],
-    ["a rare word: exactly at once", [499, 100_000], 100, ["exact"]],
-    ["nothing expected", [0, 100_000], 100, ["exact"]],
-    ["a small table: exactly, without asking", "small", 100, ["exact"]],
-    ["a rare word, a common status: the words' rows", [499, 100_000, "words"], 100, ["words"]],
+    ["a common word: the window holds the page", common, 100, 100, ["count", "window"]],
+    [
+      "the estimate was wrong: the window fell short",
+      common,
+      100,
+      40,
+      ["count", "window", "exact"],
+    ],
+    [
+      "the window at its edge: 100 in 20,000 rows, a quarter of the exact way's",
+      { matches: 500, sought: 100_000, exactRows: 5_001, countable: true },
+      100,
+      100,
+      ["count", "window"],
+    ],
+    [
+      "100 in more rows than the window's: exactly at once",
+      { matches: 499, sought: 100_000, exactRows: 100_000, countable: true },
+      100,
+      100,
+      ["exact"],
+    ],
+    [
+      // 118 of 101,067 jobs in progress say "topic164" (a million jobs): the window would walk
+      // 18,000 rows for 21 of them, the exact way reads the 118 and the status's index entries.
+      "the window walking 4 times the exact way's rows: exactly at once",
+      { matches: 118, sought: 101_067, exactRows: 522, countable: true },
+      21,
+      21,
+      ["exact"],
+    ],
+    [
+      "filters that never meet, estimated common: counted, then exactly",
+      common,
+      0,
+      0,
+      ["count", "exact"],
+    ],
+    ["fewer match than the page needs: counted, then exactly", common, 99, 99, ["count", "exact"]],
+    [
+      "a count too costly (or a budget range): the window uncounted",
+      { ...common, countable: false },
+      0,
+      0,
+      ["window", "exact"],
+    ],
+    [
+      "nothing expected",
+      { matches: 0, sought: 100_000, exactRows: 400, countable: true },
+      100,
+      100,
+      ["exact"],
+    ],
+    ["a small table: exactly, without asking", "small", 100, 100, ["exact"]],
+    [
+      "a rare word, a common status: the words' rows",
+      { matches: 499, sought: 100_000, exactRows: 4_990, countable: true, exactWay: "words" },
+      100,
+      100,
+      ["words"],
+    ],
     [
       "fell short, a common status: the words' rows",
-      [5_000, 100_000, "words"],
+      { ...common, exactWay: "words" },
+      100,
       40,
-      ["window", "words"],
+      ["count", "window", "words"],
     ],
-  ] as const)("%s", async (_name, estimate, inWindow, ways) => {
-    const read: ScanWay[] = [];
-    const rows = await readJobScan(
-      async (way) => {
-        read.push(way);
+  ] as const)("%s", async (_name, estimate, matching, inWindow, ways) => {
+    const asked: string[] = [];
+    const rows = await readJobScan({
+      read: async (way) => {
+        asked.push(way);
         return Array.from({ length: way === "window" ? inWindow : 100 }, () => way);
       },
-      (page) => page.length,
-      100,
-      async () =>
-        estimate === "small"
-          ? estimate
-          : { matches: estimate[0], sought: estimate[1], exactWay: estimate[2] ?? "exact" },
-    );
-    expect(read).toEqual(ways);
+      found: (page) => page.length,
+      needed: 100,
+      estimate: async () => (estimate === "small" ? estimate : { exactWay: "exact", ...estimate }),
+      count: async (upTo) => {
+        asked.push("count");
+        return Math.min(upTo, matching);
+      },
+    });
+    expect(asked).toEqual(ways);
     expect(rows[0]).toBe(ways.at(-1));
   });
 });
 
-// A status most jobs share has a long list in the index: intersecting a rare word's few
-// matches with it cost more than checking their rows (2.5 of 3 ms at a million jobs).
 describe("which exact way: the status intersected in the index, or checked on the words' rows", () => {
   it.each([
     ["a rare word among 700,000 open jobs of 1M (topic123)", [291, 700_000, 1_000_000], true],
@@ -90,6 +150,19 @@ describe("which exact way: the status intersected in the index, or checked on th
     ["a table never analysed: nothing to go by", [16, 280_000, -1], false],
   ] as const)("%s", (_name, [matches, sought, table], onRows) => {
     expect(seekOnRowsCheaper(matches, sought, table)).toBe(onRows);
+  });
+});
+
+// Counting intersects the seek's entries with the words' own in the index, about 45 ns each.
+describe("whether the matches are counted before the window: the index entries it walks", () => {
+  it.each([
+    ["a common word among 100,000 in progress of 1M", [5_000, 100_000, 1_000_000], true],
+    ["the same among 700,000 open: 32 ms", [35_000, 700_000, 1_000_000], false],
+    ["no status: the word's 50,000 among every job", [50_000, 1_000_000, 1_000_000], false],
+    ["22,000 jobs", [1_980, 19_800, 22_000], true],
+    ["a table never analysed: nothing to go by", [1_980, 19_800, -1], false],
+  ] as const)("%s", (_name, [matches, sought, table], counted) => {
+    expect(countCheap(matches, sought, table)).toBe(counted);
   });
 });
 
@@ -130,8 +203,9 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
    * The statement's plan as run. `indexOnly`: with sequential scans off, as PostgreSQL plans it
    * on a table large enough (this one is small, and a scan of it cheaper than any index).
    */
-  const jobsScans = async (query: Record<string, string>, way: ScanWay, indexOnly = false) => {
-    const statement = jobPageSql(listJobsQuerySchema.parse(query), way);
+  const jobsScans = (query: Record<string, string>, way: ScanWay, indexOnly = false) =>
+    statementScans(jobPageSql(listJobsQuerySchema.parse(query), way), indexOnly);
+  const statementScans = async (statement: Prisma.Sql, indexOnly: boolean) => {
     const explained = Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`;
     const [, [row]] = await database.db.$transaction([
       database.db.$executeRawUnsafe(`SET LOCAL enable_seqscan = ${indexOnly ? "off" : "on"}`),
@@ -217,12 +291,13 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
       value: "0",
     });
     for (const cursor of [undefined, past]) {
-      vi.mocked(jobScanSql).mockClear();
-      const query = listJobsQuerySchema.parse({ q: "giraffe", limit: "5", cursor });
-      const page = await listJobs(database.db, query);
+      const { page, ways } = await waysRead({
+        q: "giraffe",
+        limit: "5",
+        ...(cursor && { cursor }),
+      });
       expect(page.items.length).toBe(cursor ? 0 : 5);
       // The window once (its statement counts the candidates beside an empty page), never exactly.
-      const ways = vi.mocked(jobScanSql).mock.calls.map(([way]) => way);
       expect(ways).toEqual(["window"]);
     }
   });
@@ -275,10 +350,27 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(estimate).toMatchObject({ exactWay: "exact" });
   });
 
-  it("a word and a filter that never meet: the window, then the index, never the table", async () => {
+  /** The ways listJobs read the page `query` asks, in order. */
+  const waysRead = async (query: Record<string, string>) => {
+    vi.mocked(jobScanSql).mockClear();
+    const page = await listJobs(database.db, listJobsQuerySchema.parse(query));
+    return { page, ways: vi.mocked(jobScanSql).mock.calls.map(([way]) => way) };
+  };
+
+  // The estimate takes the filters as independent: 10% of the jobs say "zebra", 90% are open,
+  // so 9% would be both and the window hold the page; none is. The count finds none in the
+  // index, without reading a job, and the window is not read.
+  it("a word and a filter that never meet: counted in the index, read exactly, never the window", async () => {
     const query = { q: "zebra", status: "open" };
-    expect((await listJobs(database.db, listJobsQuerySchema.parse(query))).items).toEqual([]);
-    // The window: at most its size through the status's index, before the words are checked.
+    const { page, ways } = await waysRead(query);
+    expect(page.items).toEqual([]);
+    expect(ways).toEqual(["exact"]);
+    const scan = newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
+    expect(await countJobScan(database.db, scan, 500)).toBe(0);
+    const counted = await statementScans(jobScanCountSql(scan, 500), true);
+    expect(counted.map((node) => node["Node Type"])).toEqual(["Bitmap Heap Scan"]);
+    expect(read(counted)).toBe(0);
+    // The window, had it been read: at most its size through the status's index.
     expect(passed(await explain(query, "window"))).toBeLessThanOrEqual(LIMITS.scanWindow);
     // Exactly: the index intersects the word's jobs with the status's, and no job is read.
     const exact = await explain(query, "exact", true);
@@ -286,9 +378,26 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(read(exact)).toBe(0);
   });
 
-  it("the same for a budget page: the window reads no more than its size", async () => {
+  it("a budget range is never counted: the words' index does not hold the budget", async () => {
+    for (const query of [
+      { q: "zebra", status: "open", minBudgetUsdc: "3" },
+      { status: "open", minBudgetUsdc: "3", maxBudgetUsdc: "4" },
+      { q: "zebra", maxBudgetUsdc: "4", sort: "newest" },
+    ]) {
+      const scan = newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
+      expect(scan.countable).toBe(false);
+      expect(await estimateJobScan(database.db, scan)).toMatchObject({ countable: false });
+    }
+    const words = newestScan(listJobsQuerySchema.parse({ q: "zebra", status: "open" }), []);
+    const estimate = await estimateJobScan(database.db, words);
+    expect(estimate).toMatchObject({ countable: true });
+  });
+
+  it("the same for a budget page: counted, then exactly; the window reads no more than its size", async () => {
     const query = { q: "zebra", status: "open", sort: "budget_desc" };
-    expect((await listJobs(database.db, listJobsQuerySchema.parse(query))).items).toEqual([]);
+    const { page, ways } = await waysRead(query);
+    expect(page.items).toEqual([]);
+    expect(ways).toEqual(["exact"]);
     expect(passed(await explain(query, "window"))).toBeLessThanOrEqual(LIMITS.scanWindow);
     expect(read(await explain(query, "exact", true))).toBe(0);
   });

@@ -97,6 +97,15 @@ function seekOnRows(query: ListJobsQuery, order: PageOrder, after: Prisma.Sql[] 
   return [...seekFilters(query, order, true), ...after];
 }
 
+/**
+ * Whether the page's filters are all in the words' index (status, category, poster and the
+ * words; not the budget): there a count of the matches intersects them (job-scan.ts's
+ * countJobScan). A budget range is checked on rows: counting a category's 43,000 jobs within
+ * one at a million jobs cost 55 ms, where the window held the page in 2.
+ */
+const countedInIndex = (query: ListJobsQuery) =>
+  query.q !== undefined && query.minBudgetUsdc === undefined && query.maxBudgetUsdc === undefined;
+
 const isBudgetSort = (order: PageOrder) => order === "budget_desc" || order === "budget_asc";
 
 const NEWEST = Prisma.sql`"createdAt" DESC, "id" DESC`;
@@ -124,6 +133,7 @@ export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
     seek: [...seekFilters(query, "newest"), ...after],
     seekOnRows: seekOnRows(query, "newest", after),
     check: checkFilters(query, "newest"),
+    countable: countedInIndex(query),
     order: NEWEST,
     limit: query.limit + 1,
   };
@@ -166,6 +176,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
       seek: [...seekFilters(query, sort), ...after],
       seekOnRows: seekOnRows(query, sort, after),
       check: checkFilters(query, sort),
+      countable: countedInIndex(query),
       order: sortedOrderSql(order),
       limit: query.limit + 1,
     };
@@ -189,6 +200,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     seek: seekFilters(query, sort),
     seekOnRows: seekOnRows(query, sort),
     check: checkFilters(query, sort),
+    countable: countedInIndex(query),
     order: NEWEST,
     limit: LIMITS.rankedMatches,
     // What the rank and the page's key read: the candidates' whole rows, read again by id,

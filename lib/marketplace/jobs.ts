@@ -18,7 +18,7 @@ import {
   sortedJobJsonSql,
 } from "@/lib/kernel/job-rows";
 import { newestScan, newestSeek, sortedRead } from "./job-search";
-import { estimateJobScan, jobScanSql, readJobScan, type ScanWay } from "./job-scan";
+import { countJobScan, estimateJobScan, jobScanSql, readJobScan, type ScanWay } from "./job-scan";
 import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
 import { cachedRead } from "@/lib/kernel/read-cache";
 import { beforeKeySql } from "@/lib/kernel/sorted-page";
@@ -176,18 +176,25 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
       selectSortedJobJson(db, sorted.idPage(way), sorted.desc, sorted.extra);
     const { scan } = sorted;
     const rows = scan
-      ? await readJobScan(read, sorted.found, sorted.needed, () => estimateJobScan(db, scan))
+      ? await readJobScan({
+          read,
+          found: sorted.found,
+          needed: sorted.needed,
+          estimate: () => estimateJobScan(db, scan),
+          count: (upTo) => countJobScan(db, scan, upTo),
+        })
       : await read("window");
     return keyedJsonPage(rows.filter(holdsJob), query.limit, checksumPosterAddresses, sorted.name);
   }
   const { scan } = plan;
   const rows = scan
-    ? await readJobScan(
-        (way) => selectNewestJobJson(db, jobScanSql(way, scan)),
-        (page) => page.length,
-        query.limit + 1,
-        () => estimateJobScan(db, scan),
-      )
+    ? await readJobScan({
+        read: (way) => selectNewestJobJson(db, jobScanSql(way, scan)),
+        found: (page) => page.length,
+        needed: query.limit + 1,
+        estimate: () => estimateJobScan(db, scan),
+        count: (upTo) => countJobScan(db, scan, upTo),
+      })
     : await selectNewestJobJson(db, plan.newest);
   return keyedJsonPage(rows, query.limit, checksumPosterAddresses);
 }
