@@ -85,6 +85,14 @@ function checkFilters(query: ListJobsQuery, order: PageOrder): Prisma.Sql[] {
 const ONE_WORD = /^[\p{L}\p{N}]+$/u;
 
 /**
+ * Whether the planner's estimate of the checks comes from statistics: no words, or one word.
+ * For several it multiplies their frequencies as if independent: far too low for words that
+ * come together ("manuals manuals", a phrase), and job-scan.ts trusts a low estimate only so
+ * far (its exact way reads every real match).
+ */
+const estimable = (query: ListJobsQuery) => query.q === undefined || ONE_WORD.test(query.q.trim());
+
+/**
  * The seek for job-scan.ts's "words" way: only a search for one word with a status has one.
  * The way reads every job with the words, so it is chosen on the planner's estimate of them:
  * for one word it comes from the words' statistics (the commonest counted), within a small
@@ -134,6 +142,7 @@ export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
     seekOnRows: seekOnRows(query, "newest", after),
     check: checkFilters(query, "newest"),
     countable: countedInIndex(query),
+    estimable: estimable(query),
     order: NEWEST,
     limit: query.limit + 1,
   };
@@ -177,6 +186,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
       seekOnRows: seekOnRows(query, sort, after),
       check: checkFilters(query, sort),
       countable: countedInIndex(query),
+      estimable: estimable(query),
       order: sortedOrderSql(order),
       limit: query.limit + 1,
     };
@@ -201,6 +211,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     seekOnRows: seekOnRows(query, sort),
     check: checkFilters(query, sort),
     countable: countedInIndex(query),
+    estimable: estimable(query),
     order: NEWEST,
     limit: LIMITS.rankedMatches,
     // What the rank and the page's key read: the candidates' whole rows, read again by id,
