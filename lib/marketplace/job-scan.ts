@@ -20,12 +20,14 @@
 // readJobScan reads a small table (under the window's size) exactly at once. Else it asks the
 // planner how many rows the filters select, with and without the checks (and so which exact
 // way costs less, and what).
-// When the window would hold enough matches at that rate (a common word) and reading as far as
-// them costs under 4 times the rows of reading exactly, it reads the window and, only if it fell short
-// (the estimate was wrong), exactly; else (a rare word: few matches to read) exactly at once.
-// Comparing the two matters when the filters are few together (118 of 101,000 jobs in
-// progress say "topic164"): the first 21 of them are expected within the window, 18,000 rows
-// to walk, where reading them all exactly costs the 118 rows and the status's index entries.
+// When the window would hold enough matches at that rate (a common word) and reading as far
+// as them costs under 4 times the rows of reading exactly, it reads the window and, only if it
+// fell short (the estimate was wrong), exactly; else (a rare word: few matches to read)
+// exactly at once. Comparing the two matters when the filters are few together (118 of
+// 101,000 jobs in progress say "topic164"): the first 21 of them are expected within the
+// window, 18,000 rows to walk, where reading them all exactly costs the 118 rows and the
+// status's index entries. Only for an estimate of no words or one word: for several the
+// planner multiplies their frequencies, far too low for words that come together.
 // And before the window, when the words' index serves every filter and the intersection is
 // short, it counts the matches there: filters the planner takes as independent may never meet
 // (a word only in completed jobs, asked among the open), and the window would read to its end
