@@ -54,7 +54,21 @@ const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatM
 // of matches among the rows it reads puts 100 within them, within 4 times the rows the exact way
 // reads, and the count finds as many matches.
 describe("which ways a page is read, by the estimate, the count and what the window found", () => {
-  const common = { matches: 5_000, sought: 100_000, exactRows: 5_400, countable: true };
+  const common = {
+    matches: 5_000,
+    sought: 100_000,
+    exactRows: 5_400,
+    countable: true,
+    cheapCount: true,
+  };
+  const severalWords = {
+    matches: 400,
+    sought: 100_000,
+    exactRows: 800,
+    countable: false,
+    cheapCount: false,
+    trusted: false,
+  };
   it.each([
     ["a common word: the window holds the page", common, 100, 100, ["count", "window"]],
     [
@@ -66,14 +80,14 @@ describe("which ways a page is read, by the estimate, the count and what the win
     ],
     [
       "the window at its edge: 100 in 20,000 rows, a quarter of the exact way's",
-      { matches: 500, sought: 100_000, exactRows: 5_001, countable: true },
+      { matches: 500, sought: 100_000, exactRows: 5_001, countable: true, cheapCount: true },
       100,
       100,
       ["count", "window"],
     ],
     [
       "100 in more rows than the window's: exactly at once",
-      { matches: 499, sought: 100_000, exactRows: 100_000, countable: true },
+      { matches: 499, sought: 100_000, exactRows: 100_000, countable: true, cheapCount: true },
       100,
       100,
       ["exact"],
@@ -83,7 +97,7 @@ describe("which ways a page is read, by the estimate, the count and what the win
       // walks 18,000 rows for 21 of them; here 600 for 100, the window 16,845 rows, the exact
       // way the 600 and the status's 101,067 index entries (1,004 rows' worth).
       "the window walking 4 times the exact way's rows: exactly at once",
-      { matches: 600, sought: 101_067, exactRows: 1_004, countable: true },
+      { matches: 600, sought: 101_067, exactRows: 1_004, countable: true, cheapCount: true },
       100,
       100,
       ["exact"],
@@ -92,10 +106,47 @@ describe("which ways a page is read, by the estimate, the count and what the win
       // Several words: their frequencies multiplied, "emails emails" estimated at 257 of
       // 101,067 in progress where 50,000 match; read exactly, the page took 0.4 s.
       "the same, an estimate of several words: the window, not trusted so low",
-      { matches: 600, sought: 101_067, exactRows: 1_004, countable: true, trusted: false },
+      {
+        matches: 600,
+        sought: 101_067,
+        exactRows: 1_004,
+        countable: true,
+        cheapCount: true,
+        trusted: false,
+      },
       100,
       100,
       ["count", "window"],
+    ],
+    [
+      // "emails emails emails": estimated at 400 of 100,000 where 10,000 match. The window
+      // would hold 100 at 500 matches' rate among the 100,000: counted up to 500.
+      "several words estimated too few for the window: counted, there, the window",
+      { ...severalWords, countable: true },
+      10_000,
+      100,
+      ["count 500", "window"],
+    ],
+    [
+      "several words estimated too few, and they are: counted, then exactly",
+      { ...severalWords, countable: true },
+      499,
+      100,
+      ["count 500", "exact"],
+    ],
+    [
+      "the same with a budget range (not countable): exactly at once",
+      severalWords,
+      10_000,
+      100,
+      ["exact"],
+    ],
+    [
+      "the same, over 5,000 rows to count (2,000,000 sought): exactly at once",
+      { ...severalWords, countable: true, matches: 8_000, sought: 2_000_000, exactRows: 16_000 },
+      100_000,
+      100,
+      ["exact"],
     ],
     [
       "filters that never meet, estimated common: counted, then exactly",
@@ -106,15 +157,22 @@ describe("which ways a page is read, by the estimate, the count and what the win
     ],
     ["fewer match than the page needs: counted, then exactly", common, 99, 99, ["count", "exact"]],
     [
-      "a count too costly (or a budget range): the window uncounted",
-      { ...common, countable: false },
+      "a count too costly: the window uncounted",
+      { ...common, cheapCount: false },
+      0,
+      0,
+      ["window", "exact"],
+    ],
+    [
+      "a budget range: the window uncounted",
+      { ...common, countable: false, cheapCount: false },
       0,
       0,
       ["window", "exact"],
     ],
     [
       "nothing expected",
-      { matches: 0, sought: 100_000, exactRows: 400, countable: true },
+      { matches: 0, sought: 100_000, exactRows: 400, countable: true, cheapCount: true },
       100,
       100,
       ["exact"],
@@ -122,7 +180,14 @@ describe("which ways a page is read, by the estimate, the count and what the win
     ["a small table: exactly, without asking", "small", 100, 100, ["exact"]],
     [
       "a rare word, a common status: the words' rows",
-      { matches: 499, sought: 100_000, exactRows: 4_990, countable: true, exactWay: "words" },
+      {
+        matches: 499,
+        sought: 100_000,
+        exactRows: 4_990,
+        countable: true,
+        cheapCount: true,
+        exactWay: "words",
+      },
       100,
       100,
       ["words"],
@@ -146,7 +211,7 @@ describe("which ways a page is read, by the estimate, the count and what the win
       estimate: async () =>
         estimate === "small" ? estimate : { exactWay: "exact", trusted: true, ...estimate },
       count: async (upTo) => {
-        asked.push("count");
+        asked.push(upTo === 100 ? "count" : `count ${upTo}`);
         return Math.min(upTo, matching);
       },
     });
@@ -414,6 +479,22 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(one.estimable).toBe(true);
   });
 
+  // "zebra zebra zebra", no status: the planner cubes the word's 10% (22 of 22,000 jobs, where
+  // 2,200 match), too few for the window to hold 21 within its rows: the exact way would read
+  // all 2,200. Counted up to the 24 that would fill the window at their rate, they are there.
+  it("several words estimated too few for the window: counted, and the window read", async () => {
+    const query = { q: "zebra zebra zebra", sort: "newest", limit: "20" };
+    const scan = newestScan(listJobsQuerySchema.parse(query), []);
+    const estimate = await estimateJobScan(database.db, scan);
+    expect(estimate).toMatchObject({ trusted: false, countable: true });
+    if (estimate === "small") throw new Error("the table is larger than the window");
+    expect((21 * estimate.sought) / estimate.matches).toBeGreaterThan(LIMITS.scanWindow);
+    const { page, ways, counts } = await waysRead(query);
+    expect(page.items.length).toBe(20);
+    expect(ways).toEqual(["window"]);
+    expect(counts).toBe(1);
+  });
+
   it("a budget range is never counted: the words' index does not hold the budget", async () => {
     for (const query of [
       { q: "zebra", status: "open", minBudgetUsdc: "3" },
@@ -426,7 +507,7 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     }
     const words = newestScan(listJobsQuerySchema.parse({ q: "zebra", status: "open" }), []);
     const estimate = await estimateJobScan(database.db, words);
-    expect(estimate).toMatchObject({ countable: true });
+    expect(estimate).toMatchObject({ countable: true, cheapCount: true });
   });
 
   it("the same for a budget page: counted, then exactly; the window reads no more than its size", async () => {

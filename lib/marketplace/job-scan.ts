@@ -109,8 +109,10 @@ export interface ScanEstimate {
   exactWay: "exact" | "words";
   /** What reading exactly (exactWay) costs, in rows read and checked. */
   exactRows: number;
-  /** Whether counting the matches costs little (countJobScan, COUNTED_ENTRIES). */
+  /** Whether the words' index serves every condition (countJobScan counts them there). */
   countable: boolean;
+  /** Whether that count costs little (COUNTED_ENTRIES). */
+  cheapCount: boolean;
   /** Whether a low estimate may send the page to the exact way at once (WINDOW_OVER_EXACT). */
   trusted: boolean;
 }
@@ -220,7 +222,8 @@ export async function estimateJobScan(
     sought,
     exactWay,
     exactRows: exactWayRows(exactWay, matches, sought, table),
-    countable: scan.countable && countCheap(matches, sought, table),
+    countable: scan.countable,
+    cheapCount: scan.countable && countCheap(matches, sought, table),
     trusted: scan.estimable,
   };
 }
@@ -262,6 +265,12 @@ export type Found<T> = (rows: T[]) => number;
  */
 const WINDOW_OVER_EXACT = 4;
 
+/**
+ * The most rows a count of several words' matches reads to tell an estimate far too low: a
+ * quarter of the window. When fewer match, the exact way reads them again: twice at most that.
+ */
+const COUNTED_ROWS = LIMITS.scanWindow / 4;
+
 export interface JobScanReader<T> {
   read(way: ScanWay): Promise<T[]>;
   /** The matches a read found (at most what the page needs). */
@@ -274,28 +283,42 @@ export interface JobScanReader<T> {
 }
 
 /**
- * Reads the window when, at the estimated rate of matches among the rows it reads, it would
- * hold `needed` within a few times the rows the exact way reads, and as many rows match;
- * then exactly (the estimate's exact way) if it did not hold them. Else exactly at once.
- *
- * The count is what the estimate cannot know: filters that never meet (a word only in
- * completed jobs, asked among the open; the planner takes them as independent) would have the
- * window read all its rows to find none, 115 to 150 ms at a million jobs, where the count
- * finds none in the index (a few ms) and the exact way reads nothing.
+ * Reads the window when it is worth it (windowFirst), then exactly (the estimate's exact way)
+ * if it did not hold the page; else exactly at once.
  */
 export async function readJobScan<T>(reader: JobScanReader<T>): Promise<T[]> {
-  const { read, found, needed } = reader;
   const estimated = await reader.estimate();
-  if (estimated === "small") return read("exact");
-  const { matches, sought, exactWay, exactRows, countable } = estimated;
-  const windowRows = (needed * sought) / Math.max(matches, 1);
-  if (
-    windowRows <= LIMITS.scanWindow &&
-    (!estimated.trusted || windowRows < WINDOW_OVER_EXACT * exactRows) &&
-    (!countable || (await reader.count(needed)) >= needed)
-  ) {
-    const windowed = await read("window");
-    if (found(windowed) >= needed) return windowed;
+  if (estimated === "small") return reader.read("exact");
+  if (await windowFirst(reader, estimated)) {
+    const windowed = await reader.read("window");
+    if (reader.found(windowed) >= reader.needed) return windowed;
   }
-  return read(exactWay);
+  return reader.read(estimated.exactWay);
+}
+
+/**
+ * Whether the window is worth reading before the exact way: at the estimated rate of matches
+ * among the rows it reads, it would hold `needed` within a few times the rows the exact way
+ * reads, and as many rows match. The count is what the estimate cannot know:
+ * - filters that never meet (a word only in completed jobs, asked among the open; the planner
+ *   takes them as independent) would have the window read all its rows to find none, 115 to
+ *   150 ms at a million jobs, where the count finds none in the index (a few ms) and the exact
+ *   way reads nothing;
+ * - an estimate of several words can be far too low ("emails emails emails", words that come
+ *   together): too low for the window, it sent the page to the exact way, every real match
+ *   read. Counted up to the matches that would fill the window at their rate (at most
+ *   COUNTED_ROWS), the page takes the window when they are there (the count, like the exact
+ *   way, follows the matches in the index; it stops reading rows at that many).
+ */
+async function windowFirst<T>(reader: JobScanReader<T>, estimated: ScanEstimate) {
+  const { needed } = reader;
+  const { matches, sought, exactRows } = estimated;
+  const windowRows = (needed * sought) / Math.max(matches, 1);
+  if (windowRows > LIMITS.scanWindow) {
+    const filling = Math.ceil((needed * sought) / LIMITS.scanWindow);
+    if (estimated.trusted || !estimated.countable || filling > COUNTED_ROWS) return false;
+    return (await reader.count(filling)) >= filling;
+  }
+  if (estimated.trusted && windowRows >= WINDOW_OVER_EXACT * exactRows) return false;
+  return !estimated.cheapCount || (await reader.count(needed)) >= needed;
 }
