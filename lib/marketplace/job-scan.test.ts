@@ -1,8 +1,8 @@
 // The ways a filtered job page is read (job-scan.ts), on PGlite and PostgreSQL: each gives
 // the page the filters and the order define, for every list shape; a search whose word and
 // filter never meet (the word only in completed jobs, the filter open) is counted in the index,
-// then read exactly, never through the window or the table; and sort=newest with q is newest
-// first.
+// then read exactly, never through the window or the table, and so is a status and a budget
+// range that never meet; and sort=newest with q is newest first.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { encodeSortedCursor } from "@/lib/kernel/pagination";
@@ -235,16 +235,26 @@ describe("which exact way: the status intersected in the index, or checked on th
   });
 });
 
-// A count walks the seek's entries and the words' own in the index: at most 200,000 of them.
+// A count walks, in the words' index, the seek's entries and the words' own; in a status's
+// budget range, the range's entries within the status: at most 200,000 either way.
 describe("whether the matches are counted before the window: the index entries it walks", () => {
   it.each([
-    ["a common word among 100,000 in progress of 1M", [5_000, 100_000, 1_000_000], true],
-    ["the same among 700,000 open: 32 ms", [35_000, 700_000, 1_000_000], false],
-    ["no status: the word's 50,000 among every job", [50_000, 1_000_000, 1_000_000], false],
-    ["22,000 jobs", [1_980, 19_800, 22_000], true],
-    ["a table never analysed: nothing to go by", [1_980, 19_800, -1], false],
-  ] as const)("%s", (_name, [matches, sought, table], counted) => {
-    expect(countCheap(matches, sought, table)).toBe(counted);
+    ["a common word among 100,000 in progress of 1M", "words", [5_000, 100_000, 1_000_000], true],
+    ["the same among 700,000 open: 32 ms", "words", [35_000, 700_000, 1_000_000], false],
+    [
+      "no status: the word's 50,000 among every job",
+      "words",
+      [50_000, 1_000_000, 1_000_000],
+      false,
+    ],
+    ["22,000 jobs", "words", [1_980, 19_800, 22_000], true],
+    ["a table never analysed: nothing to go by", "words", [1_980, 19_800, -1], false],
+    // 37,000 jobs budgeted 369 to 387 USDC; the status's 102,000 entries are not walked.
+    ["a budget range among 102,000 completed", "budget", [3_818, 102_133, 1_000_000], true],
+    ["a range 900,000 jobs are in", "budget", [630_000, 700_000, 1_000_000], false],
+    ["a budget range, a table never analysed", "budget", [10, 100, -1], false],
+  ] as const)("%s", (_name, index, [matches, sought, table], counted) => {
+    expect(countCheap(index, matches, sought, table)).toBe(counted);
   });
 });
 
@@ -495,19 +505,66 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(counts).toBe(1);
   });
 
-  it("a budget range is never counted: the words' index does not hold the budget", async () => {
+  it("a budget range is counted only with a status alone: one b-tree holds both", async () => {
+    const scanOf = (query: Record<string, string>) =>
+      newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
     for (const query of [
       { q: "zebra", status: "open", minBudgetUsdc: "3" },
-      { status: "open", minBudgetUsdc: "3", maxBudgetUsdc: "4" },
-      { q: "zebra", maxBudgetUsdc: "4", sort: "newest" },
-    ]) {
-      const scan = newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
-      expect(scan.countable).toBe(false);
+      { q: "zebra", maxBudgetUsdc: "4" },
+      { status: "open", category: "data", minBudgetUsdc: "3" },
+      { status: "open", poster: other, minBudgetUsdc: "3" },
+      { minBudgetUsdc: "3", maxBudgetUsdc: "4" },
+    ] as Record<string, string>[]) {
+      const scan = scanOf(query);
+      expect(scan.counted).toBeUndefined();
       expect(await estimateJobScan(database.db, scan)).toMatchObject({ countable: false });
     }
-    const words = newestScan(listJobsQuerySchema.parse({ q: "zebra", status: "open" }), []);
+    const budget = scanOf({ status: "open", minBudgetUsdc: "3", maxBudgetUsdc: "4" });
+    expect(budget.counted).toBe("budget");
+    const ranged = await estimateJobScan(database.db, budget);
+    expect(ranged).toMatchObject({ countable: true, cheapCount: true });
+    const words = scanOf({ q: "zebra", status: "open" });
+    expect(words.counted).toBe("words");
     const estimate = await estimateJobScan(database.db, words);
     expect(estimate).toMatchObject({ countable: true, cheapCount: true });
+  });
+
+  // Only completed jobs are budgeted 10 USDC (g % 10 = 9, so g % 50 is 9, 19, ...); the
+  // planner puts 2% of the open ones there, enough for the window to hold a page of 5 within
+  // 300 of its rows. It would read 20,000 for none (80 to 90 ms at a million jobs); the count
+  // walks the status's range in the b-tree over both and finds none.
+  it("a status and a budget range that never meet: counted in the b-tree, read exactly", async () => {
+    const query = { status: "open", minBudgetUsdc: "10", maxBudgetUsdc: "10", limit: "5" };
+    const { page, ways, counts } = await waysRead(query);
+    expect(page.items).toEqual([]);
+    expect(ways).toEqual(["exact"]);
+    expect(counts).toBe(1);
+    const scan = newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
+    const counted = await statementScans(jobScanCountSql(scan, 6), true);
+    expect(JSON.stringify(counted)).toContain('"jobs_status_budgetAtomic_createdAt_id_idx"');
+    expect(read(counted)).toBe(0);
+    // Where they meet, the window holds the page once counted.
+    const meet = await waysRead({ ...query, status: "completed", maxBudgetUsdc: "50" });
+    expect(meet.page.items.length).toBe(5);
+    expect(meet.ways).toEqual(["window"]);
+    expect(meet.counts).toBe(1);
+  });
+
+  // Without a seek there is nothing to intersect the words' matches with in the index: the
+  // exact way costs them alone (a word of 1,100 jobs among a million, by budget: it took the
+  // window, 40 ms, for 20 of the 21 it needed, then the exact way's 5 ms).
+  it("the exact way's cost: the seek's entries only when there is a seek", async () => {
+    const estimated = async (query: Record<string, string>) => {
+      const estimate = await estimateJobScan(database.db, scanOf(query));
+      if (estimate === "small") throw new Error("the table is larger than the window");
+      return estimate;
+    };
+    const scanOf = (query: Record<string, string>) =>
+      newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
+    const alone = await estimated({ q: "giraffe" });
+    expect(alone.exactRows).toBe(alone.matches);
+    const withStatus = await estimated({ q: "giraffe", status: "open" });
+    expect(withStatus.exactRows).toBe(withStatus.matches + withStatus.sought / 250);
   });
 
   it("the same for a budget page: counted, then exactly; the window reads no more than its size", async () => {

@@ -15,7 +15,7 @@ import {
   sortedOrderSql,
 } from "@/lib/kernel/sorted-page";
 import type { SortedJobJsonRow } from "@/lib/kernel/job-rows";
-import { type JobScan, jobScanSql, type ScanWay } from "./job-scan";
+import { type Counted, type JobScan, jobScanSql, type ScanWay } from "./job-scan";
 
 type RankedSort = Exclude<JobSort, "newest">;
 
@@ -106,13 +106,19 @@ function seekOnRows(query: ListJobsQuery, order: PageOrder, after: Prisma.Sql[] 
 }
 
 /**
- * Whether the page's filters are all in the words' index (status, category, poster and the
- * words; not the budget): there a count of the matches intersects them (job-scan.ts's
- * countJobScan). A budget range is checked on rows: counting a category's 43,000 jobs within
- * one at a million jobs cost 55 ms, where the window held the page in 2.
+ * Which one index holds all the page's filters, for a count of the matches (job-scan.ts's
+ * countJobScan): the words' index (status, category, poster and the words; not the budget),
+ * or a status's budget range alone (the b-tree over status and budget). A budget range with
+ * anything else is checked on rows: counting a category's 43,000 jobs within one at a million
+ * jobs cost 55 ms, where the window held the page in 2; without a status the range's rows
+ * (the budget's histogram) are all the estimate needs.
  */
-const countedInIndex = (query: ListJobsQuery) =>
-  query.q !== undefined && query.minBudgetUsdc === undefined && query.maxBudgetUsdc === undefined;
+function counted(query: ListJobsQuery): Counted | undefined {
+  const budget = query.minBudgetUsdc !== undefined || query.maxBudgetUsdc !== undefined;
+  if (query.q !== undefined) return budget ? undefined : "words";
+  const onlyStatus = query.status && !query.category && !query.poster;
+  return budget && onlyStatus ? "budget" : undefined;
+}
 
 const isBudgetSort = (order: PageOrder) => order === "budget_desc" || order === "budget_asc";
 
@@ -141,7 +147,7 @@ export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
     seek: [...seekFilters(query, "newest"), ...after],
     seekOnRows: seekOnRows(query, "newest", after),
     check: checkFilters(query, "newest"),
-    countable: countedInIndex(query),
+    counted: counted(query),
     estimable: estimable(query),
     order: NEWEST,
     limit: query.limit + 1,
@@ -185,7 +191,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
       seek: [...seekFilters(query, sort), ...after],
       seekOnRows: seekOnRows(query, sort, after),
       check: checkFilters(query, sort),
-      countable: countedInIndex(query),
+      counted: counted(query),
       estimable: estimable(query),
       order: sortedOrderSql(order),
       limit: query.limit + 1,
@@ -210,7 +216,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     seek: seekFilters(query, sort),
     seekOnRows: seekOnRows(query, sort),
     check: checkFilters(query, sort),
-    countable: countedInIndex(query),
+    counted: counted(query),
     estimable: estimable(query),
     order: NEWEST,
     limit: LIMITS.rankedMatches,
