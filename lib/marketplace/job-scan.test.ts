@@ -5,7 +5,8 @@
 // range that never meet; and sort=newest with q is newest first.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { encodeSortedCursor } from "@/lib/kernel/pagination";
+import { decodeCursor, encodeSortedCursor } from "@/lib/kernel/pagination";
+import { beforeKeySql } from "@/lib/kernel/sorted-page";
 import { LIMITS } from "@/lib/shared/limits";
 import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
@@ -251,6 +252,9 @@ describe("whether the matches are counted before the window: the index entries i
     ["a table never analysed: nothing to go by", "words", [1_980, 19_800, -1], false],
     // 37,000 jobs budgeted 369 to 387 USDC; the status's 102,000 entries are not walked.
     ["a budget range among 102,000 completed", "budget", [3_818, 102_133, 1_000_000], true],
+    // 10,000 jobs in the range: the 700,000 open ones' entries would be walked in the words'
+    // index, not in the b-tree.
+    ["a narrow range among 700,000 open", "budget", [7_000, 700_000, 1_000_000], true],
     ["a range 900,000 jobs are in", "budget", [630_000, 700_000, 1_000_000], false],
     ["a budget range, a table never analysed", "budget", [10, 100, -1], false],
   ] as const)("%s", (_name, index, [matches, sought, table], counted) => {
@@ -523,6 +527,9 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     expect(budget.counted).toBe("budget");
     const ranged = await estimateJobScan(database.db, budget);
     expect(ranged).toMatchObject({ countable: true, cheapCount: true });
+    if (ranged === "small") throw new Error("the table is larger than the window");
+    // Read exactly, the range's entries are walked in the b-tree, not the status's.
+    expect(ranged.exactRows).toBeLessThan(ranged.matches + ranged.sought / 250);
     const words = scanOf({ q: "zebra", status: "open" });
     expect(words.counted).toBe("words");
     const estimate = await estimateJobScan(database.db, words);
@@ -543,11 +550,25 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     const counted = await statementScans(jobScanCountSql(scan, 6), true);
     expect(JSON.stringify(counted)).toContain('"jobs_status_budgetAtomic_createdAt_id_idx"');
     expect(read(counted)).toBe(0);
+    expect(read(await explain(query, "exact", true))).toBe(0);
     // Where they meet, the window holds the page once counted.
     const meet = await waysRead({ ...query, status: "completed", maxBudgetUsdc: "50" });
     expect(meet.page.items.length).toBe(5);
     expect(meet.ways).toEqual(["window"]);
     expect(meet.counts).toBe(1);
+    // The count walks the b-tree in budget order and stops at what the page needs, whatever
+    // the planner would choose for every match (a scan of the table, the range's whole bitmap).
+    const meetScan = newestScan(
+      listJobsQuerySchema.parse({ ...query, status: "completed", maxBudgetUsdc: "50" }),
+      [],
+    );
+    for (const indexOnly of [false, true]) {
+      const stopped = await statementScans(jobScanCountSql(meetScan, 6), indexOnly);
+      expect(stopped.map((node) => node["Node Type"])).toEqual([
+        expect.stringMatching(/^Index (Only )?Scan$/),
+      ]);
+      expect(read(stopped)).toBe(6);
+    }
   });
 
   // Without a seek there is nothing to intersect the words' matches with in the index: the
@@ -562,9 +583,21 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     const scanOf = (query: Record<string, string>) =>
       newestScan(listJobsQuerySchema.parse({ ...query, sort: "newest" }), []);
     const alone = await estimated({ q: "giraffe" });
-    expect(alone.exactRows).toBe(alone.matches);
+    expect(alone.exactRows).toBeCloseTo(alone.matches, 0);
     const withStatus = await estimated({ q: "giraffe", status: "open" });
     expect(withStatus.exactRows).toBe(withStatus.matches + withStatus.sought / 250);
+    // Past the first page the seek holds the cursor's keyset alone, checked on the words' rows:
+    // the exact way reads every match of the words, those before the cursor too.
+    const first = await listJobs(
+      database.db,
+      listJobsQuerySchema.parse({ q: "giraffe", sort: "newest", limit: "3" }),
+    );
+    const keyset = [beforeKeySql(decodeCursor(first.nextCursor!)!)];
+    const next = newestScan(listJobsQuerySchema.parse({ q: "giraffe", sort: "newest" }), keyset);
+    expect(next.filtered).toBe(false);
+    const paged = await estimateJobScan(database.db, next);
+    if (paged === "small") throw new Error("the table is larger than the window");
+    expect(paged.exactRows).toBeCloseTo((paged.matches * alone.sought) / paged.sought, 0);
   });
 
   it("the same for a budget page: counted, then exactly; the window reads no more than its size", async () => {

@@ -47,6 +47,11 @@ export interface JobScan {
   /** Conditions an index serves with the order: the equality filters and the cursor. */
   seek: Prisma.Sql[];
   /**
+   * Whether the seek holds a filter (a status, a category, a budget range by budget), not only
+   * a cursor's keyset, which the words' index does not hold: checked on the rows it finds.
+   */
+  filtered: boolean;
+  /**
    * The seek written so that no index serves its status (the "words" way); undefined unless
    * the page searches one word and filters a status.
    */
@@ -176,17 +181,21 @@ export function countCheap(
 }
 
 /**
- * What the exact way costs, in rows: the words' matches read and checked ("words"), or the
- * matches read after the seek's entries in the index (an entry 1/ENTRIES_PER_ROW of a row;
- * none without a seek: `q` alone reads the words' matches, nothing to intersect them with).
+ * What the exact way costs, in rows (an index entry 1/ENTRIES_PER_ROW of a row): the checks'
+ * own matches read and checked, for the "words" way and for a seek of no filter (`q` alone, on
+ * any page: the words' index does not hold a cursor's keyset, checked on the rows it finds);
+ * for a status's budget range, the matches after the range's entries in its b-tree; else the
+ * matches after the seek's entries in the words' index.
  */
 function exactWayRows(
   way: ScanEstimate["exactWay"],
-  estimated: { matches: number; sought: number; table: number; seeks: boolean },
+  scan: Pick<JobScan, "filtered" | "counted">,
+  [matches, sought, table]: [number, number, number],
 ): number {
-  const { matches, sought, table, seeks } = estimated;
-  if (way === "words") return checkedAlone(matches, sought, table);
-  return seeks ? matches + sought / ENTRIES_PER_ROW : matches;
+  const alone = checkedAlone(matches, sought, table);
+  if (way === "words" || !scan.filtered) return alone;
+  if (scan.counted === "budget") return matches + alone / ENTRIES_PER_ROW;
+  return matches + sought / ENTRIES_PER_ROW;
 }
 
 interface PlanRows {
@@ -219,7 +228,7 @@ async function jobsTableRows(db: Db): Promise<number> {
  */
 export async function estimateJobScan(
   db: Db,
-  scan: Pick<JobScan, "seek" | "check" | "seekOnRows" | "counted" | "estimable">,
+  scan: Pick<JobScan, "seek" | "check" | "seekOnRows" | "filtered" | "counted" | "estimable">,
 ): Promise<ScanEstimate | "small"> {
   const table = await jobsTableRows(db);
   if (table >= 0 && table < LIMITS.scanWindow) return "small";
@@ -240,7 +249,7 @@ export async function estimateJobScan(
     matches,
     sought,
     exactWay,
-    exactRows: exactWayRows(exactWay, { matches, sought, table, seeks: scan.seek.length > 0 }),
+    exactRows: exactWayRows(exactWay, scan, [matches, sought, table]),
     countable: scan.counted !== undefined,
     cheapCount: scan.counted !== undefined && countCheap(scan.counted, matches, sought, table),
     trusted: scan.estimable,
@@ -255,7 +264,18 @@ export async function estimateJobScan(
  * rows read until `upTo` match (a cursor's keyset is checked on the rows), never more than the
  * exact way.
  */
-export function jobScanCountSql(scan: Pick<JobScan, "seek" | "check">, upTo: number): Prisma.Sql {
+export function jobScanCountSql(
+  scan: Pick<JobScan, "seek" | "check" | "counted">,
+  upTo: number,
+): Prisma.Sql {
+  if (scan.counted === "budget") {
+    // In budget order, so that the planner walks the b-tree and stops at `upTo` (a plan made
+    // for every match may scan the table, or build the range's whole bitmap, first).
+    return Prisma.sql`SELECT count(*)::int AS "found" FROM (
+        SELECT 1 FROM "jobs" ${whereSql([...scan.seek, ...scan.check])}
+        ORDER BY "budgetAtomic" LIMIT ${upTo}
+      ) "counted"`;
+  }
   return Prisma.sql`SELECT count(*)::int AS "found" FROM (
       WITH "matches" AS MATERIALIZED (SELECT 1 FROM "jobs" ${whereSql([...scan.seek, ...scan.check])})
       SELECT 1 FROM "matches" LIMIT ${upTo}
@@ -265,7 +285,7 @@ export function jobScanCountSql(scan: Pick<JobScan, "seek" | "check">, upTo: num
 /** How many rows match, up to `upTo` (jobScanCountSql). */
 export async function countJobScan(
   db: Db,
-  scan: Pick<JobScan, "seek" | "check">,
+  scan: Pick<JobScan, "seek" | "check" | "counted">,
   upTo: number,
 ): Promise<number> {
   const [row] = await readRows<{ found: number }>(db, jobScanCountSql(scan, upTo));

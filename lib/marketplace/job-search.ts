@@ -145,6 +145,7 @@ export function newestSeek(query: ListJobsQuery): Prisma.Sql[] | undefined {
 export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
   return {
     seek: [...seekFilters(query, "newest"), ...after],
+    filtered: seekFilters(query, "newest").length > 0,
     seekOnRows: seekOnRows(query, "newest", after),
     check: checkFilters(query, "newest"),
     counted: counted(query),
@@ -189,6 +190,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     const after = afterSortedCursor(order, query.cursor);
     const scan: JobScan = {
       seek: [...seekFilters(query, sort), ...after],
+      filtered: seekFilters(query, sort).length > 0,
       seekOnRows: seekOnRows(query, sort, after),
       check: checkFilters(query, sort),
       counted: counted(query),
@@ -214,6 +216,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
   }
   const scan: JobScan = {
     seek: seekFilters(query, sort),
+    filtered: seekFilters(query, sort).length > 0,
     seekOnRows: seekOnRows(query, sort),
     check: checkFilters(query, sort),
     counted: counted(query),
