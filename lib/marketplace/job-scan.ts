@@ -157,9 +157,9 @@ const checkedAlone = (matches: number, sought: number, table: number) =>
 /**
  * The most index entries a count walks. In the words' index: the seek's and the words' own,
  * estimated as independent. Its cost follows the matches the index finds, about 0.7 µs each,
- * and the entries it decodes: at a million jobs, a word and a status that never meet cost a few ms
- * (the window read to its end: 115 to 150 ms), a common word all of whose 50,000 jobs are in
- * progress 35 ms (the window: 3 to 8 ms). The bound keeps the count to statuses few jobs share,
+ * and the entries it decodes: at a million jobs, a word and a status that never meet cost a
+ * few ms (the window read to its end: 115 to 150 ms), a common word all of whose 50,000 jobs
+ * are in progress 35 ms (the window: 3 to 8 ms). The bound keeps the count to statuses few jobs share,
  * which most words may never meet; a status most jobs share (700,000 open) meets most words,
  * and is read through the window uncounted. In a status's budget range: the range's entries
  * within the status, at most the range's rows (the planner's, from the budget's histogram), in
@@ -257,12 +257,12 @@ export async function estimateJobScan(
 }
 
 /**
- * The statement counting the matches, up to `upTo`: the "exact" way's (the seek's entries
- * intersected in the index, even when the words way reads exactly; a status's budget range
- * walked in its b-tree), stopped at `upTo` rows. Its plan is the exact way's, made for every
- * match; it stops early, so it costs the index's work and the
- * rows read until `upTo` match (a cursor's keyset is checked on the rows), never more than the
- * exact way.
+ * The statement counting the matches, up to `upTo`. In the words' index: the "exact" way's
+ * (the seek's entries intersected in the index, even when the words way reads exactly),
+ * stopped at `upTo` rows; its plan is the exact way's, made for every match, and it costs the
+ * index's work and the rows read until `upTo` match (a cursor's keyset is checked on the
+ * rows), never more than the exact way. A status's budget range: its b-tree walked in budget
+ * order until `upTo` match.
  */
 export function jobScanCountSql(
   scan: Pick<JobScan, "seek" | "check" | "counted">,
