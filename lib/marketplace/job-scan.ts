@@ -159,12 +159,12 @@ const checkedAlone = (matches: number, sought: number, table: number) =>
  * estimated as independent. Its cost follows the matches the index finds, about 0.7 µs each,
  * and the entries it decodes: at a million jobs, a word and a status that never meet cost a
  * few ms (the window read to its end: 115 to 150 ms), a common word all of whose 50,000 jobs
- * are in progress 35 ms (the window: 3 to 8 ms). The bound keeps the count to statuses few jobs share,
- * which most words may never meet; a status most jobs share (700,000 open) meets most words,
- * and is read through the window uncounted. In a status's budget range: the range's entries
- * within the status, at most the range's rows (the planner's, from the budget's histogram), in
- * one walk of a b-tree: a range none of the status's jobs are in costs 0.5 ms where the window
- * read 20,000 rows for none (80 to 90 ms).
+ * are in progress 35 ms (the window: 3 to 8 ms). The bound keeps the count to statuses few
+ * jobs share, which most words may never meet; a status most jobs share (700,000 open) meets
+ * most words, and is read through the window uncounted. In a status's budget range: the
+ * range's entries within the status, at most the range's rows (the planner's, from the
+ * budget's histogram), in one walk of a b-tree: a range none of the status's jobs are in costs
+ * 0.5 ms where the window read 20,000 rows for none (80 to 90 ms).
  */
 const COUNTED_ENTRIES = 10 * LIMITS.scanWindow;
 

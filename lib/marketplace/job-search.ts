@@ -120,6 +120,23 @@ function counted(query: ListJobsQuery): Counted | undefined {
   return budget && onlyStatus ? "budget" : undefined;
 }
 
+/**
+ * What every scan of a page shares (job-scan.ts's JobScan but its order and limit): the seek
+ * (the filters an index serves with `order`, then the cursor's keyset `after`), the checks,
+ * and what the estimate and the count go by.
+ */
+function scanFilters(query: ListJobsQuery, order: PageOrder, after: Prisma.Sql[]) {
+  const filters = seekFilters(query, order);
+  return {
+    seek: [...filters, ...after],
+    filtered: filters.length > 0,
+    seekOnRows: seekOnRows(query, order, after),
+    check: checkFilters(query, order),
+    counted: counted(query),
+    estimable: estimable(query),
+  };
+}
+
 const isBudgetSort = (order: PageOrder) => order === "budget_desc" || order === "budget_asc";
 
 const NEWEST = Prisma.sql`"createdAt" DESC, "id" DESC`;
@@ -144,12 +161,7 @@ export function newestSeek(query: ListJobsQuery): Prisma.Sql[] | undefined {
 /** A newest-first page with filters checked row by row: what job-scan.ts reads. */
 export function newestScan(query: ListJobsQuery, after: Prisma.Sql[]): JobScan {
   return {
-    seek: [...seekFilters(query, "newest"), ...after],
-    filtered: seekFilters(query, "newest").length > 0,
-    seekOnRows: seekOnRows(query, "newest", after),
-    check: checkFilters(query, "newest"),
-    counted: counted(query),
-    estimable: estimable(query),
+    ...scanFilters(query, "newest", after),
     order: NEWEST,
     limit: query.limit + 1,
   };
@@ -189,12 +201,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
   if (sort !== "relevance") {
     const after = afterSortedCursor(order, query.cursor);
     const scan: JobScan = {
-      seek: [...seekFilters(query, sort), ...after],
-      filtered: seekFilters(query, sort).length > 0,
-      seekOnRows: seekOnRows(query, sort, after),
-      check: checkFilters(query, sort),
-      counted: counted(query),
-      estimable: estimable(query),
+      ...scanFilters(query, sort, after),
       order: sortedOrderSql(order),
       limit: query.limit + 1,
     };
@@ -215,12 +222,7 @@ export function sortedRead(query: ListJobsQuery, sort: RankedSort): SortedRead {
     };
   }
   const scan: JobScan = {
-    seek: seekFilters(query, sort),
-    filtered: seekFilters(query, sort).length > 0,
-    seekOnRows: seekOnRows(query, sort),
-    check: checkFilters(query, sort),
-    counted: counted(query),
-    estimable: estimable(query),
+    ...scanFilters(query, sort, []),
     order: NEWEST,
     limit: LIMITS.rankedMatches,
     // What the rank and the page's key read: the candidates' whole rows, read again by id,
