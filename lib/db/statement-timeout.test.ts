@@ -106,12 +106,19 @@ describe.runIf(TEST_DATABASE_URL)("statement_timeout on the app's PostgreSQL poo
       expect(error).toMatchObject({ code: "57014", severity: "ERROR" });
       expect(Date.now() - started).toBeLessThan(3_000);
       // Its backend stopped the statement and waits, idle, for the next one on the same
-      // connection: nothing runs on in the database.
-      const { rows } = await admin.query(
-        "SELECT pid, state, query FROM pg_stat_activity WHERE application_name = $1",
-        [name],
-      );
-      expect(rows).toEqual([{ pid, state: "idle", query: "SELECT pg_sleep(5)" }]);
+      // connection: nothing runs on in the database. The backend reports itself idle just
+      // after it answers, so on a loaded machine pg_stat_activity may still say "active" for a
+      // moment: asked again until it says idle (within a second, long before pg_sleep's 5 s).
+      const activity = async () =>
+        (
+          await admin.query(
+            "SELECT pid, state, query FROM pg_stat_activity WHERE application_name = $1",
+            [name],
+          )
+        ).rows;
+      await expect
+        .poll(activity, { timeout: 1_000, interval: 50 })
+        .toEqual([{ pid, state: "idle", query: "SELECT pg_sleep(5)" }]);
       expect((await client.query("SELECT pg_backend_pid() AS pid")).rows).toEqual([{ pid }]);
       expectBusy(error);
     } finally {
