@@ -41,7 +41,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { resolveDbTarget } from "@/lib/db/target";
-import { jobPageSql } from "@/lib/marketplace/jobs";
+import { openDatabase } from "@/lib/db/client";
+import { jobPageStatements } from "@/lib/marketplace/jobs";
 import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import { startTestChain } from "@/tests/helpers/chain";
 import { measureLifecycles, STEPS } from "./bench-lifecycle";
@@ -302,25 +303,33 @@ const SEARCHES = [
   { key: "sorted", name: "sort=budget_desc", query: "status=open&sort=budget_desc&limit=50" },
 ] as const;
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the statement that finds a page of `query`'s jobs. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements that find a page of `query`'s jobs: those the
+ * page runs (jobPageStatements; the window, then exactly, or exactly at once), each in turn.
+ */
 async function explain(url: string, query: string) {
   const target = resolveDbTarget({ DATABASE_URL: url });
   if (target.kind !== "postgres") throw new Error("the benchmark runs on PostgreSQL");
   const parsed = listJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
-  const statement = jobPageSql(parsed);
+  const database = await openDatabase(target);
   const client = new pg.Client({ connectionString: target.connectionString });
   await client.connect();
   try {
-    const { rows } = await client.query<{ "QUERY PLAN": string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
-      statement.values as unknown[],
-    );
-    const plan = rows.map((row) => row["QUERY PLAN"]);
+    const plan: string[] = [];
+    for (const statement of await jobPageStatements(database.db, parsed)) {
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+        statement.values as unknown[],
+      );
+      if (plan.length > 0) plan.push("-- then:");
+      plan.push(...rows.map((row) => row["QUERY PLAN"]));
+    }
     const named = plan.join("\n").match(/(?<=using |on )"?jobs_\w+/gi) ?? [];
     const indexes = [...new Set(named.map((name) => name.replace('"', "")))];
     return { plan, usesIndex: plan.some((line) => /Index|Bitmap/.test(line)), indexes };
   } finally {
     await client.end();
+    await database.close();
   }
 }
 

@@ -22,7 +22,7 @@ import {
   seekOnRowsCheaper,
 } from "./job-scan";
 import { newestScan } from "./job-search";
-import { jobPageSql, listJobs } from "./jobs";
+import { jobPageSql, jobPageStatements, listJobs } from "./jobs";
 
 // The ways listJobs reads (jobScanSql's statements), seen through a spy on the real one.
 vi.mock("./job-scan", async (importOriginal) => {
@@ -47,6 +47,9 @@ interface PlanNode {
   "Rows Removed by Index Recheck"?: number;
   Plans?: PlanNode[];
 }
+
+/** A statement's text and parameters, to compare two. */
+const textOf = (statement: Prisma.Sql) => ({ text: statement.text, values: statement.values });
 
 /** Every node of a plan, depth first. */
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
@@ -475,6 +478,33 @@ describe.each(DB_KINDS)("job pages read by window or exactly, on %s", (kind) => 
     const exact = await explain(query, "exact", true);
     expect(exact.map((node) => node["Node Type"])).toEqual(["Bitmap Heap Scan"]);
     expect(read(exact)).toBe(0);
+  });
+
+  // What npm run bench EXPLAINs: the statements the page ran (a rare word's page never runs
+  // the window's), each as jobPageSql writes it for the way read.
+  it("jobPageStatements: the statements a page reads its jobs with, in the order it ran them", async () => {
+    const statements = async (query: Record<string, string>) =>
+      (await jobPageStatements(database.db, listJobsQuerySchema.parse(query))).map(textOf);
+    const pageSql = (query: Record<string, string>, way?: ScanWay) =>
+      textOf(jobPageSql(listJobsQuerySchema.parse(query), way));
+    const shapes: Record<string, string>[] = [
+      { q: "zebra", status: "open" },
+      { q: "zebra", status: "completed", sort: "newest", limit: "20" },
+      { q: "giraffe", category: "data", sort: "budget_desc" },
+      { q: "zebra or giraffe", status: "open", limit: "25" },
+    ];
+    const seen = new Set<string>();
+    for (const query of shapes) {
+      const { ways } = await waysRead(query);
+      expect(ways.length).toBeGreaterThan(0);
+      ways.forEach((way) => seen.add(way));
+      expect(await statements(query)).toEqual(ways.map((way) => pageSql(query, way)));
+    }
+    expect([...seen].sort()).toEqual(["exact", "window"]);
+    // Every filter served by an index beside createdAt: one statement, read by no scan's way.
+    const indexed = { status: "open", category: "data" };
+    expect((await waysRead(indexed)).ways).toEqual([]);
+    expect(await statements(indexed)).toEqual([pageSql(indexed)]);
   });
 
   // "zebra zebra": the planner multiplies the word's frequency by itself (1% of the jobs, where

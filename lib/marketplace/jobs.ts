@@ -166,14 +166,21 @@ function pagePlan(query: ListJobsQuery) {
 
 /**
  * A page in one statement (up to three when a filter no index serves is checked: job-scan.ts),
- * PostgreSQL writing each job's JSON and Node joining them.
+ * PostgreSQL writing each job's JSON and Node joining them. `onRead`: told each way the page's
+ * jobs are read (jobPageStatements).
  */
-async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
+async function readJobPage(
+  db: Db,
+  query: ListJobsQuery,
+  onRead?: (way: ScanWay) => void,
+): Promise<JsonPage> {
   const plan = pagePlan(query);
   if (plan.sorted) {
     const { sorted } = plan;
-    const read = (way: ScanWay) =>
-      selectSortedJobJson(db, sorted.idPage(way), sorted.desc, sorted.extra);
+    const read = (way: ScanWay) => {
+      onRead?.(way);
+      return selectSortedJobJson(db, sorted.idPage(way), sorted.desc, sorted.extra);
+    };
     const { scan } = sorted;
     const rows = scan
       ? await readJobScan({
@@ -189,7 +196,10 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
   const { scan } = plan;
   const rows = scan
     ? await readJobScan({
-        read: (way) => selectNewestJobJson(db, jobScanSql(way, scan)),
+        read: (way) => {
+          onRead?.(way);
+          return selectNewestJobJson(db, jobScanSql(way, scan));
+        },
         found: (page) => page.length,
         needed: query.limit + 1,
         estimate: () => estimateJobScan(db, scan),
@@ -199,7 +209,20 @@ async function readJobPage(db: Db, query: ListJobsQuery): Promise<JsonPage> {
   return keyedJsonPage(rows, query.limit, checksumPosterAddresses);
 }
 
-/** The statement that reads a page's jobs, the way `way` (for EXPLAIN in npm run bench). */
+/**
+ * The statements a page of `query` reads its jobs with, in the order it runs them (the page is
+ * read to find them): the window, then exactly when the window fell short; or exactly at once.
+ * What npm run bench EXPLAINs: the window's statement is not what a rare word's page runs.
+ * The estimate's and the count's statements are not among them.
+ */
+export async function jobPageStatements(db: Db, query: ListJobsQuery): Promise<Prisma.Sql[]> {
+  const ways: ScanWay[] = [];
+  await readJobPage(db, query, (way) => ways.push(way));
+  // A newest-first page every filter of which an index serves is one statement, without a way.
+  return ways.length > 0 ? ways.map((way) => jobPageSql(query, way)) : [jobPageSql(query)];
+}
+
+/** The statement that reads a page's jobs, the way `way`. */
 export function jobPageSql(query: ListJobsQuery, way: ScanWay = "window"): Prisma.Sql {
   const plan = pagePlan(query);
   if (plan.sorted) {
