@@ -42,6 +42,8 @@ import { createSiweMessage } from "viem/siwe";
 import { LOCAL_FACILITATOR_ENV } from "@/dev/local-chain";
 import { resolveDbTarget } from "@/lib/db/target";
 import { openDatabase } from "@/lib/db/client";
+import { readRows } from "@/lib/db/row-reader";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { jobPageStatements } from "@/lib/marketplace/jobs";
 import { listJobsQuerySchema } from "@/lib/shared/schemas/jobs";
 import { startTestChain } from "@/tests/helpers/chain";
@@ -312,14 +314,12 @@ async function explain(url: string, query: string) {
   if (target.kind !== "postgres") throw new Error("the benchmark runs on PostgreSQL");
   const parsed = listJobsQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
   const database = await openDatabase(target);
-  const client = new pg.Client({ connectionString: target.connectionString });
-  await client.connect();
   try {
     const plan: string[] = [];
     for (const statement of await jobPageStatements(database.db, parsed)) {
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(
-        `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
-        statement.values as unknown[],
+      const rows = await readRows<{ "QUERY PLAN": string }>(
+        database.db,
+        Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${statement}`,
       );
       if (plan.length > 0) plan.push("-- then:");
       plan.push(...rows.map((row) => row["QUERY PLAN"]));
@@ -328,7 +328,6 @@ async function explain(url: string, query: string) {
     const indexes = [...new Set(named.map((name) => name.replace('"', "")))];
     return { plan, usesIndex: plan.some((line) => /Index|Bitmap/.test(line)), indexes };
   } finally {
-    await client.end();
     await database.close();
   }
 }

@@ -9,8 +9,16 @@ export interface ProxiedRequest {
   method: string;
   path: string;
   body: string;
-  /** JSON-RPC method names in the body (a batch has several). */
+  /** JSON-RPC calls in the body, in order (a batch has several). */
+  rpcCalls: RpcCall[];
+  /** Their method names. */
   rpcMethods: string[];
+}
+
+/** One JSON-RPC call of a request body. */
+export interface RpcCall {
+  method: string;
+  params: unknown;
 }
 
 /** What to do with a matching request before it goes upstream. */
@@ -126,11 +134,13 @@ export class FaultProxy {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
+    const rpcCalls = rpcCallsOf(body);
     const request: ProxiedRequest = {
       method: req.method ?? "GET",
       path: req.url ?? "/",
       body,
-      rpcMethods: rpcMethodsOf(body),
+      rpcCalls,
+      rpcMethods: rpcCalls.map((call) => call.method),
     };
     this.seen.push(request);
     this.notify(request, "request");
@@ -178,13 +188,13 @@ export class FaultProxy {
   }
 }
 
-function rpcMethodsOf(body: string): string[] {
+function rpcCallsOf(body: string): RpcCall[] {
   try {
     const parsed = JSON.parse(body) as unknown;
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     return calls.flatMap((call) =>
       typeof call === "object" && call && typeof (call as { method?: unknown }).method === "string"
-        ? [(call as { method: string }).method]
+        ? [{ method: (call as { method: string }).method, params: (call as RpcCall).params }]
         : [],
     );
   } catch {

@@ -74,12 +74,6 @@ const PROTECTED: Budget = {
 /** The background's own calls (the gas keys' balance watch), not the request's. */
 const BACKGROUND = new Set(["eth_getBalance"]);
 
-/** The JSON-RPC calls in a request body (a batch has several). */
-function rpcCallsOf(body: string): { method: string; params?: unknown }[] {
-  const parsed = JSON.parse(body) as unknown;
-  return (Array.isArray(parsed) ? parsed : [parsed]) as { method: string; params?: unknown }[];
-}
-
 function queriesOf(response: Response): number {
   const header = response.headers.get("server-timing") ?? "";
   const queries = /db;[^,]*desc="(\d+) queries"/.exec(header)?.[1];
@@ -138,7 +132,7 @@ describe("what one payment costs the server (PostgreSQL)", () => {
       const calls: Record<string, number> = {};
       const sequence: string[] = [];
       for (const seen of proxy.seen.slice(from)) {
-        for (const { method, params } of rpcCallsOf(seen.body)) {
+        for (const { method, params } of seen.rpcCalls) {
           if (BACKGROUND.has(method)) continue;
           calls[method] = (calls[method] ?? 0) + 1;
           sequence.push(`${method}${JSON.stringify(params ?? []).slice(0, 60)}`);
