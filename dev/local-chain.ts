@@ -196,6 +196,9 @@ export async function deployLocalChain(
   return { deployed: true, tokenAddress: LOCAL_TOKEN_ADDRESS, funded };
 }
 
+/** The gas a mint is sent with (mintTestUsdc): more than any mint of the test token takes. */
+const MINT_GAS = 100_000n;
+
 // One queue per RPC URL: concurrent faucet calls must not pick the same deployer nonce.
 const mintQueues = new Map<string, Promise<unknown>>();
 
@@ -233,6 +236,11 @@ export async function mintTestUsdc(
         functionName: "mint",
         args: [recipient, amountAtomic],
         nonce,
+        // Not estimated: what a mint costs depends on the recipient's balance when it is mined
+        // (a slot set from zero costs 20,000 gas, one already set 2,900), and a payment of the
+        // recipient's can empty it in between; estimated while it held test USDC, a mint ran
+        // out of gas (34,049) once that payment landed first. Any mint fits this (about 51,000).
+        gas: MINT_GAS,
       });
       const receipt = await publicClient.waitForTransactionReceipt({ hash });
       if (receipt.status !== "success") throw new Error(`Mint transaction ${hash} failed`);
