@@ -78,11 +78,56 @@ class BoundedClient extends pg.Client {
   }
 }
 
+/**
+ * PostgreSQL answered the statement with an error (a unique violation, a cancelled statement,
+ * a lock timeout) and the connection is ready for the next one. FATAL and PANIC end the
+ * connection; a client-side failure (timed out, connection lost) is no DatabaseError.
+ */
+function isStatementError(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && error.severity === "ERROR";
+}
+
+/**
+ * A pool whose one-off queries (`pool.query`: Prisma outside a transaction, the row reader)
+ * keep their connection when PostgreSQL answers a statement with an error. pg-pool's own
+ * `query` closes the connection on any error, so each failed statement cost a new connection
+ * (a backend started, every prepared statement prepared again): a client sending conflicting
+ * writes, or a storm of cancelled statements, churned the pool for everyone. A connection that
+ * failed is still dropped: released with its error, or found closed by the pool on release.
+ */
+class StatementErrorKeepingPool extends pg.Pool {
+  // The overloads of pg.Pool.query: the callback forms go through pg-pool as before.
+  override query(...args: unknown[]): never {
+    if (args.some((arg) => typeof arg === "function")) {
+      return (super.query as (...a: unknown[]) => unknown)(...args) as never;
+    }
+    return this.queryKeepingConnection(args[0], args[1]) as never;
+  }
+
+  private async queryKeepingConnection(config: unknown, values: unknown): Promise<unknown> {
+    const client = await this.connect();
+    // A connection lost mid-query emits `error` (unheard, it would end the process) and fails
+    // the query with it: the catch below drops the connection.
+    const ignore = () => undefined;
+    client.on("error", ignore);
+    try {
+      const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(config, values);
+      client.removeListener("error", ignore);
+      client.release();
+      return result;
+    } catch (error) {
+      client.removeListener("error", ignore);
+      client.release(isStatementError(error) ? undefined : (error as Error));
+      throw error;
+    }
+  }
+}
+
 export type PoolLimits = { -readonly [K in keyof typeof POOL_LIMITS]: number };
 
 /** A pool for `connectionString` with the bounds above (tests shorten them). */
 export function createPool(connectionString: string, limits: PoolLimits = POOL_LIMITS): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new StatementErrorKeepingPool({
     connectionString,
     max: limits.max,
     connectionTimeoutMillis: limits.connectionTimeoutMillis,

@@ -95,7 +95,7 @@ describe.runIf(TEST_DATABASE_URL)("statement_timeout on the app's PostgreSQL poo
     const url = new URL(target.connectionString);
     url.searchParams.set("application_name", name);
     const pool = createPool(url.toString(), { ...POOL_LIMITS, statementTimeoutMillis: SHORT_MS });
-    // A checked-out connection, as a transaction's: pool.query would drop it after any error.
+    // A checked-out connection, as a transaction's (pool.query's own are the next test's).
     const client = await pool.connect();
     try {
       const pid = (await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
@@ -123,6 +123,34 @@ describe.runIf(TEST_DATABASE_URL)("statement_timeout on the app's PostgreSQL poo
       expectBusy(error);
     } finally {
       client.release();
+      await pool.end();
+    }
+  });
+
+  it("pool.query (Prisma outside a transaction, the row reader): an error PostgreSQL answers keeps the connection; one that ends it is replaced", async () => {
+    const pool = createPool(target.connectionString, {
+      ...POOL_LIMITS,
+      max: 1,
+      statementTimeoutMillis: SHORT_MS,
+    });
+    const backend = async () =>
+      (await pool.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number;
+    try {
+      const pid = await backend();
+      // A statement's error, a cancelled statement, a named statement's bad parameter.
+      expect(await failure(pool.query("SELECT 1/0"))).toMatchObject({ code: "22012" });
+      expectBusy(await failure(pool.query("SELECT pg_sleep(5)")));
+      const named = { name: "pool_keeps", text: "SELECT $1::int AS n", values: ["x"] };
+      expect(await failure(pool.query(named))).toMatchObject({ code: "22P02" });
+      expect((await pool.query({ ...named, values: ["7"] })).rows).toEqual([{ n: 7 }]);
+      expect(await backend()).toBe(pid);
+      // The backend ended (an administrator, a restart): FATAL, the connection is dropped and
+      // the next query opens another.
+      const ended = await failure(pool.query("SELECT pg_terminate_backend(pg_backend_pid())"));
+      expect(ended).toMatchObject({ code: "57P01", severity: "FATAL" });
+      expect(await backend()).not.toBe(pid);
+      expect(pool.totalCount).toBe(1);
+    } finally {
       await pool.end();
     }
   });

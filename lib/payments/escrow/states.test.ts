@@ -1,7 +1,7 @@
 // A held payment's ways out, read as the table in docs/payments.md: each leaves `held`, is in
 // its own state while its transactions are decided, and ends in its own state.
 import { describe, expect, it } from "vitest";
-import { feeOf, isSettledState, PLANS, planOf } from "./states";
+import { feeOf, isSettledState, OPEN_STATES, PLANS, planOf } from "./states";
 
 describe("the held payment's plans", () => {
   it("release captures, refund voids, split captures then voids; each from held", () => {
@@ -27,6 +27,10 @@ describe("the held payment's plans", () => {
     expect(
       ["held", "releasing", "refunding", "splitting"].some((s) => isSettledState(s as never)),
     ).toBe(false);
+  });
+
+  it("calls held and the in-between states open (the money may still be in escrow), no other", () => {
+    expect([...OPEN_STATES].sort()).toEqual(["held", "refunding", "releasing", "splitting"]);
   });
 
   it("takes the fee in basis points of each capture, rounded down as the contract bounds it", () => {

@@ -19,6 +19,11 @@ export const PLANS: Record<Outcome, Plan> = {
   split: { from: "held", during: "splitting", done: "split", steps: ["capture", "void"] },
 };
 
+/** The states in which the escrow may still hold the payer's money: held, or on its way out. */
+export const OPEN_STATES: readonly EscrowState[] = [
+  ...new Set(Object.values(PLANS).flatMap((plan) => [plan.from, plan.during])),
+];
+
 /** The plan a state in progress belongs to. */
 export function planOf(state: EscrowState): Outcome | undefined {
   return (Object.keys(PLANS) as Outcome[]).find((outcome) => PLANS[outcome].during === state);
