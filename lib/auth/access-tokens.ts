@@ -2,9 +2,10 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
+import { readRows } from "@/lib/db/row-reader";
 import { ensureWallet } from "@/lib/db/wallets";
 import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
-import type { AccessToken } from "@/lib/generated/prisma/client";
+import { type AccessToken, Prisma } from "@/lib/generated/prisma/client";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { isPossibleId, newId } from "@/lib/kernel/ids";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
@@ -123,15 +124,32 @@ export type TokenCheck =
 
 /**
  * What `secret` is: a live token and its credential, or why not (unknown, revoked, expired).
- * One read by the hash's unique index; a secret of the wrong shape reads nothing.
+ * One read by the hash's unique index, as a prepared statement outside Prisma on PostgreSQL
+ * (lib/db/row-reader.ts: every request with a token makes it, as every signed-in one reads its
+ * session); a secret of the wrong shape reads nothing.
  */
 export async function checkToken(db: Db, secret: string, now = new Date()): Promise<TokenCheck> {
   if (!isTokenShaped(secret)) return { status: "unknown" };
-  const row = await db.accessToken.findUnique({ where: { tokenHash: hashToken(secret) } });
+  // Instants as epoch milliseconds, computed by the database from the stored UTC time.
+  const [row] = await readRows<{
+    id: string;
+    wallet: string;
+    scopes: TokenScope[];
+    revoked: boolean;
+    expiresMs: number;
+    lastUsedMs: number | null;
+  }>(
+    db,
+    Prisma.sql`SELECT "id", "wallet", "scopes"::text[] AS "scopes",
+      "revokedAt" IS NOT NULL AS "revoked",
+      (extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresMs",
+      (extract(epoch FROM "lastUsedAt") * 1000)::float8 AS "lastUsedMs"
+      FROM "access_tokens" WHERE "tokenHash" = ${hashToken(secret)}`,
+  );
   if (!row) return { status: "unknown" };
-  if (row.revokedAt) return { status: "revoked" };
-  if (row.expiresAt <= now) return { status: "expired" };
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (row.revoked) return { status: "revoked" };
+  if (row.expiresMs <= now.getTime()) return { status: "expired" };
+  if (row.lastUsedMs === null || now.getTime() - row.lastUsedMs > LAST_USED_RESOLUTION_MS) {
     const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
     await db.accessToken.updateMany({
       where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] },

@@ -2,6 +2,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { type Address, getAddress } from "viem";
 import type { Db } from "@/lib/db";
+import { readRows } from "@/lib/db/row-reader";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Server-side sessions: a row per sign-in (id, wallet, created, expires, revoked, last seen,
@@ -44,28 +46,39 @@ export async function createSession(
 }
 
 /**
- * The live session with this id, or undefined: one primary-key read. `lastSeenAt` is
- * bumped when it is more than a minute old (a conditional write, so concurrent requests
- * bump it once).
+ * The live session with this id, or undefined: one primary-key read, as a prepared statement
+ * outside Prisma on PostgreSQL (lib/db/row-reader.ts: every signed-in request makes it).
+ * `lastSeenAt` is bumped when it is more than a minute old (a conditional write, so concurrent
+ * requests bump it once).
  */
 export async function findActiveSession(
   db: Db,
   id: string,
   now = new Date(),
 ): Promise<ActiveSession | undefined> {
-  const row = await db.session.findUnique({
-    where: { id },
-    select: { id: true, wallet: true, expiresAt: true, revokedAt: true, lastSeenAt: true },
-  });
-  if (!row || row.revokedAt || row.expiresAt <= now) return undefined;
-  if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+  // Instants as epoch milliseconds, computed by the database from the stored UTC time: no
+  // driver's reading of a time zone comes between.
+  const [row] = await readRows<{
+    wallet: string;
+    revoked: boolean;
+    expiresMs: number;
+    lastSeenMs: number;
+  }>(
+    db,
+    Prisma.sql`SELECT "wallet", "revokedAt" IS NOT NULL AS "revoked",
+      (extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresMs",
+      (extract(epoch FROM "lastSeenAt") * 1000)::float8 AS "lastSeenMs"
+      FROM "sessions" WHERE "id" = ${id}`,
+  );
+  if (!row || row.revoked || row.expiresMs <= now.getTime()) return undefined;
+  if (now.getTime() - row.lastSeenMs > LAST_SEEN_RESOLUTION_MS) {
     const stale = new Date(now.getTime() - LAST_SEEN_RESOLUTION_MS);
     await db.session.updateMany({
       where: { id, lastSeenAt: { lt: stale } },
       data: { lastSeenAt: now },
     });
   }
-  return { id: row.id, wallet: row.wallet as Address };
+  return { id, wallet: row.wallet as Address };
 }
 
 /** Revokes one session (logout). Revoking twice is harmless. */
