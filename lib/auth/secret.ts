@@ -11,6 +11,13 @@ const DEV_SECRET_FILE = path.join(".data", "session-secret");
  * restarts of `npm run dev`.
  */
 export function getSessionSecret(): string {
+  // Read once per process: every signed-in request asks (lib/auth/session-cookie.ts).
+  secret ??= readSessionSecret();
+  return secret;
+}
+let secret: string | undefined;
+
+function readSessionSecret(): string {
   const { SESSION_SECRET, NODE_ENV } = getConfig();
   if (SESSION_SECRET) return SESSION_SECRET;
   if (NODE_ENV === "production") {
@@ -25,8 +32,8 @@ export function getSessionSecret(): string {
   } catch {
     // not created yet
   }
-  const secret = randomBytes(32).toString("hex");
+  const created = randomBytes(32).toString("hex");
   fs.mkdirSync(path.dirname(DEV_SECRET_FILE), { recursive: true });
-  fs.writeFileSync(DEV_SECRET_FILE, secret, { mode: 0o600 });
-  return secret;
+  fs.writeFileSync(DEV_SECRET_FILE, created, { mode: 0o600 });
+  return created;
 }

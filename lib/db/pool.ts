@@ -88,12 +88,28 @@ function isStatementError(error: unknown): boolean {
 }
 
 /**
+ * Whether node-postgres sends the query with the extended protocol (a name or parameters):
+ * one statement, in its own implicit transaction. A text sent with the simple protocol may
+ * hold several statements, `BEGIN` among them, and fail in an open transaction.
+ */
+function isSingleStatement(config: unknown, values: unknown): boolean {
+  const query = (typeof config === "string" ? { values } : config) as {
+    name?: string;
+    values?: unknown[];
+    queryMode?: string;
+  };
+  return Boolean(query.name) || query.queryMode === "extended" || (query.values?.length ?? 0) > 0;
+}
+
+/**
  * A pool whose one-off queries (`pool.query`: Prisma outside a transaction, the row reader)
  * keep their connection when PostgreSQL answers a statement with an error. pg-pool's own
  * `query` closes the connection on any error, so each failed statement cost a new connection
  * (a backend started, every prepared statement prepared again): a client sending conflicting
  * writes, or a storm of cancelled statements, churned the pool for everyone. A connection that
- * failed is still dropped: released with its error, or found closed by the pool on release.
+ * failed is still dropped (released with its error, or found closed by the pool on release),
+ * and so is one whose failed text was sent with the simple protocol: it may have left a
+ * transaction open, which the next user would inherit.
  */
 class StatementErrorKeepingPool extends pg.Pool {
   // The overloads of pg.Pool.query: the callback forms go through pg-pool as before.
@@ -117,7 +133,8 @@ class StatementErrorKeepingPool extends pg.Pool {
       return result;
     } catch (error) {
       client.removeListener("error", ignore);
-      client.release(isStatementError(error) ? undefined : (error as Error));
+      const keep = isStatementError(error) && isSingleStatement(config, values);
+      client.release(keep ? undefined : (error as Error));
       throw error;
     }
   }

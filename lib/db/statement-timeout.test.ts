@@ -137,18 +137,26 @@ describe.runIf(TEST_DATABASE_URL)("statement_timeout on the app's PostgreSQL poo
       (await pool.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number;
     try {
       const pid = await backend();
-      // A statement's error, a cancelled statement, a named statement's bad parameter.
-      expect(await failure(pool.query("SELECT 1/0"))).toMatchObject({ code: "22012" });
-      expectBusy(await failure(pool.query("SELECT pg_sleep(5)")));
+      // A statement's error, a cancelled statement, a named statement's bad parameter (each
+      // one statement: parameters or a name send it with the extended protocol).
+      expect(await failure(pool.query("SELECT 1/$1::int", [0]))).toMatchObject({ code: "22012" });
+      expectBusy(await failure(pool.query("SELECT pg_sleep($1)", [5])));
       const named = { name: "pool_keeps", text: "SELECT $1::int AS n", values: ["x"] };
       expect(await failure(pool.query(named))).toMatchObject({ code: "22P02" });
       expect((await pool.query({ ...named, values: ["7"] })).rows).toEqual([{ n: 7 }]);
       expect(await backend()).toBe(pid);
+      // A text of several statements that failed inside the transaction it opened: dropped, so
+      // that nobody inherits the aborted transaction.
+      const opened = await failure(pool.query("BEGIN; SELECT 1/0"));
+      expect(opened).toMatchObject({ code: "22012" });
+      const next = await backend();
+      expect(next).not.toBe(pid);
+      expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
       // The backend ended (an administrator, a restart): FATAL, the connection is dropped and
       // the next query opens another.
       const ended = await failure(pool.query("SELECT pg_terminate_backend(pg_backend_pid())"));
       expect(ended).toMatchObject({ code: "57P01", severity: "FATAL" });
-      expect(await backend()).not.toBe(pid);
+      expect(await backend()).not.toBe(next);
       expect(pool.totalCount).toBe(1);
     } finally {
       await pool.end();
