@@ -26,14 +26,34 @@ function readSessionSecret(): string {
         "for example: SESSION_SECRET=$(openssl rand -hex 32)",
     );
   }
-  try {
-    const existing = fs.readFileSync(DEV_SECRET_FILE, "utf8").trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // not created yet
-  }
+  const existing = readDevSecret();
+  if (existing) return existing;
+  // Two processes starting at once on one .data/ (a dev server and a script) must agree: the
+  // file is created whole and only once (a hard link fails if it exists), and the one that
+  // lost reads the winner's secret.
   const created = randomBytes(32).toString("hex");
   fs.mkdirSync(path.dirname(DEV_SECRET_FILE), { recursive: true });
-  fs.writeFileSync(DEV_SECRET_FILE, created, { mode: 0o600 });
-  return created;
+  const temp = `${DEV_SECRET_FILE}.${process.pid}`;
+  fs.writeFileSync(temp, created, { mode: 0o600 });
+  try {
+    fs.linkSync(temp, DEV_SECRET_FILE);
+    return created;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const winner = readDevSecret();
+    if (winner) return winner;
+    fs.renameSync(temp, DEV_SECRET_FILE); // a short or empty file: replaced
+    return created;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+function readDevSecret(): string | undefined {
+  try {
+    const existing = fs.readFileSync(DEV_SECRET_FILE, "utf8").trim();
+    return existing.length >= 32 ? existing : undefined;
+  } catch {
+    return undefined; // not created yet
+  }
 }

@@ -58,12 +58,30 @@ describe("the session cookie's seal", () => {
       await seal({ sid: "short" }), // not an id this server issues
       await seal({ other: 1 }),
       "not a seal",
+      `Fe27.2${sealed.slice("Fe26.2".length)}`, // iron-session throws on a wrong prefix
     ];
     for (const cookie of cases) {
       expect(await sessionIdOf(cookie, clock)).toBeUndefined();
       expect(await sessionIdOf(cookie, clock)).toBeUndefined();
     }
     expect(unsealed).toHaveBeenCalledTimes(2 * cases.length);
+  });
+
+  it("remembers a seal only as the server writes it: longer spellings verify, each time", async () => {
+    // iron-session reads the version up to the next "~" and ignores the rest: one valid seal
+    // has endless spellings, which must not fill the memory.
+    const sealed = await seal({ sid: sid(5) });
+    expect(await sessionIdOf(sealed, clock)).toBe(sid(5));
+    for (const longer of [
+      `${sealed}${"x".repeat(1_000)}`,
+      `${sealed}~junk`,
+      `${sealed.slice(0, -1)}02`,
+    ]) {
+      unsealed.mockClear();
+      expect(await sessionIdOf(longer, clock)).toBe(sid(5));
+      expect(await sessionIdOf(longer, clock)).toBe(sid(5));
+      expect(unsealed).toHaveBeenCalledTimes(2);
+    }
   });
 
   it(`remembers at most ${VERIFIED_SEALS.max} seals, the oldest going first`, async () => {

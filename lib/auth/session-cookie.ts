@@ -56,6 +56,13 @@ const currentSession = cache(async (): Promise<ActiveSession | undefined> => {
 
 /** Seals that verified, by their text: the session id each carries and until when it may be used. */
 const verifiedSeals = new Map<string, { sid: string; usableUntil: number }>();
+/**
+ * A seal as iron-session writes it (version 2), its expiration captured:
+ * prefix*passwordId*salt*iv*data*expiration*salt*hmac~2, about 310 characters for an id.
+ */
+const ISSUED_SEAL = /^Fe26\.2\*\w*\*[\w-]+\*[\w-]+\*[\w-]+\*(\d*)\*[\w-]+\*[\w-]+~2$/;
+const ISSUED_SEAL_MAX = 512;
+
 /** Bounds: entries kept (the oldest goes first), and how long one is trusted at most. */
 export const VERIFIED_SEALS = { max: 10_000, ms: 60_000 } as const;
 
@@ -72,11 +79,17 @@ export async function sessionIdOf(sealed: string, now = Date.now()): Promise<str
   if (known && known.usableUntil > now) return known.sid;
   verifiedSeals.delete(sealed);
   const { password, ttl } = sessionOptions();
-  const sid = validSid((await unsealData<SessionCookie>(sealed, { password, ttl })).sid);
+  // iron-session throws on some malformed seals (a wrong prefix, a bad expiration) where it
+  // answers {} on others: either way, nobody is signed in.
+  const unsealed = await unsealData<SessionCookie>(sealed, { password, ttl }).catch(() => ({}));
+  const sid = validSid((unsealed as SessionCookie).sid);
   if (!sid) return undefined;
-  // iron's seal: prefix*passwordId*salt*iv*data*expiration*salt*hmac (~version); the HMAC
-  // that just verified covers the expiration (milliseconds; empty when the seal has none).
-  const expiration = Number(sealed.split("~")[0]!.split("*")[5] || Infinity);
+  // Remembered only in the exact form this server writes: iron-session ignores what follows
+  // the version, so one valid seal has endless longer spellings, each of which would verify.
+  const issued = sealed.length <= ISSUED_SEAL_MAX ? ISSUED_SEAL.exec(sealed) : null;
+  if (!issued) return sid;
+  // The HMAC that just verified covers the expiration (milliseconds; empty when none).
+  const expiration = Number(issued[1] || Infinity);
   if (verifiedSeals.size >= VERIFIED_SEALS.max) {
     verifiedSeals.delete(verifiedSeals.keys().next().value!);
   }
