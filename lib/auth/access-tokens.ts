@@ -8,6 +8,7 @@ import { WRITE_TRANSACTION } from "@/lib/db/transaction-budget";
 import { type AccessToken, Prisma } from "@/lib/generated/prisma/client";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { isPossibleId, newId } from "@/lib/kernel/ids";
+import { checksumAddress } from "@/lib/kernel/serialize";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
 import type { TokenScope } from "@/lib/shared/enums";
 import {
@@ -158,7 +159,7 @@ export async function checkToken(db: Db, secret: string, now = new Date()): Prom
   }
   return {
     status: "active",
-    credential: { tokenId: row.id, wallet: getAddress(row.wallet), scopes: row.scopes },
+    credential: { tokenId: row.id, wallet: checksumAddress(row.wallet), scopes: row.scopes },
   };
 }
 
