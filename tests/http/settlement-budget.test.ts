@@ -9,10 +9,12 @@
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FaultProxy } from "@/tests/helpers/fault-proxy";
-import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { newPaymentCase } from "@/tests/helpers/market";
-import { prepareServerDatabase, type RunningServer, startServer } from "@/tests/helpers/server";
+import {
+  BALANCE_WATCH_METHOD,
+  type ProxiedChainServer,
+  startProxiedChainServer,
+} from "@/tests/helpers/proxied-chain";
 import { failOnServerErrors } from "@/tests/helpers/server-logs";
 import { payingFetch } from "@/tests/helpers/x402";
 
@@ -72,7 +74,7 @@ const PROTECTED: Budget = {
 };
 
 /** The background's own calls (the gas keys' balance watch), not the request's. */
-const BACKGROUND = new Set(["eth_getBalance"]);
+const BACKGROUND = new Set([BALANCE_WATCH_METHOD]);
 
 function queriesOf(response: Response): number {
   const header = response.headers.get("server-timing") ?? "";
@@ -93,21 +95,12 @@ function expectWithin(cost: Cost | undefined, budget: Budget, what: string) {
 }
 
 describe("what one payment costs the server (PostgreSQL)", () => {
-  let chain: TestChain;
-  let proxy: FaultProxy;
-  let server: RunningServer;
-  let cleanup: () => Promise<void>;
+  let market: ProxiedChainServer;
 
   beforeAll(async () => {
-    chain = await startTestChain();
-    proxy = await FaultProxy.start(chain.rpcUrl);
-    const database = await prepareServerDatabase("postgres");
-    cleanup = database.cleanup;
-    server = await startServer({
-      ...database.env,
+    market = await startProxiedChainServer("postgres", {
       NODE_ENV: "test",
       BENCHMARK_MODE: "true",
-      CHAIN_RPC_URL: proxy.url,
       RATE_LIMIT_WRITES_PER_MINUTE: "100000",
       RATE_LIMIT_AUTH_PER_MINUTE: "100000",
       // The background reconciler's passes (every 10 s by default, each reading the chain's
@@ -117,21 +110,16 @@ describe("what one payment costs the server (PostgreSQL)", () => {
     });
   }, 180_000);
 
-  afterAll(async () => {
-    await server?.stop();
-    await proxy?.close();
-    await chain?.stop();
-    await cleanup?.();
-  });
+  afterAll(() => market?.stop());
 
   /** A fetch that notes what each request cost, in order. */
   function measuring(costs: Cost[]): typeof fetch {
     return async (input, init) => {
-      const from = proxy.seen.length;
+      const from = market.proxy.seen.length;
       const response = await fetch(input, init);
       const calls: Record<string, number> = {};
       const sequence: string[] = [];
-      for (const seen of proxy.seen.slice(from)) {
+      for (const seen of market.proxy.seen.slice(from)) {
         for (const { method, params } of seen.rpcCalls) {
           if (BACKGROUND.has(method)) continue;
           calls[method] = (calls[method] ?? 0) + 1;
@@ -145,7 +133,7 @@ describe("what one payment costs the server (PostgreSQL)", () => {
 
   /** Pays a new case now (x402's paying fetch), answering what each request cost. */
   async function payNow(): Promise<Cost[]> {
-    const c = await newPaymentCase({ chain, server });
+    const c = await newPaymentCase(market);
     const costs: Cost[] = [];
     const response = await payingFetch(c.payer, measuring(costs))(c.settleUrl(), {
       method: "POST",
@@ -156,7 +144,7 @@ describe("what one payment costs the server (PostgreSQL)", () => {
 
   /** Pays a new case protected (x402's auth-capture client), answering what each request cost. */
   async function payProtected(): Promise<Cost[]> {
-    const c = await newPaymentCase({ chain, server });
+    const c = await newPaymentCase(market);
     const costs: Cost[] = [];
     const fetchMeasured = measuring(costs);
     const url = `${c.settleUrl()}&mode=escrow`;

@@ -17,6 +17,7 @@ import {
 import { FaultProxy, path, rpc } from "@/tests/helpers/fault-proxy";
 import { startTestChain, type TestChain } from "@/tests/helpers/chain";
 import { newPaymentCase, type PaymentCase } from "@/tests/helpers/market";
+import { type ProxiedChainServer, startProxiedChainServer } from "@/tests/helpers/proxied-chain";
 import { localChain, LOCAL_TOKEN_ADDRESS } from "@/dev/local-chain";
 import { usdcAbi } from "@/lib/payments/chain/usdc-abi";
 import { expectPaidOnceOrNotAtAll, snapshotMoney, tokenOn } from "@/tests/helpers/money";
@@ -47,25 +48,17 @@ const send = (url: string, header: string, signal?: AbortSignal) =>
   fetch(url, { method: "POST", headers: { "PAYMENT-SIGNATURE": header }, signal });
 
 describe("settling when the chain stalls or the RPC misbehaves", () => {
+  let started: ProxiedChainServer;
   let chain: TestChain;
   let proxy: FaultProxy;
   let server: RunningServer;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    chain = await startTestChain();
-    proxy = await FaultProxy.start(chain.rpcUrl);
-    const database = await prepareServerDatabase(KIND);
-    cleanup = database.cleanup;
-    server = await startServer({ ...database.env, ...FAST_RECOVERY, CHAIN_RPC_URL: proxy.url });
+    started = await startProxiedChainServer(KIND, FAST_RECOVERY);
+    ({ chain, proxy, server } = started);
   });
 
-  afterAll(async () => {
-    await server?.stop();
-    await proxy?.close();
-    await chain?.stop();
-    await cleanup?.();
-  });
+  afterAll(() => started?.stop());
 
   const market = () => ({ chain, server });
   const expectInvariant = async (
