@@ -3,7 +3,7 @@
 // query path: on the uncached list that path cost about 0.3 ms of Node CPU per statement
 // (2026-11-25, docs/benchmarks), about a third of the statement itself. Elsewhere (PGlite, a
 // transaction's client) Prisma's $queryRaw reads them, with the same SQL.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 
 export type RowReader = (statement: Prisma.Sql) => Promise<unknown[]>;
@@ -31,5 +31,5 @@ export function readRows<T>(db: PrismaClient, statement: Prisma.Sql): Promise<T[
  * another text). The texts are the code's statement shapes (filters × sorts), a bounded set.
  */
 export function statementName(text: string): string {
-  return `s_${createHash("sha1").update(text).digest("base64url").slice(0, 22)}`;
+  return `s_${hash("sha1", text, "base64url").slice(0, 22)}`;
 }

@@ -2,6 +2,7 @@
 // JSON.stringify write from the same rows, on PGlite and PostgreSQL: text that needs escaping,
 // the smallest and largest budgets, null and set instants, a verified poster, attachments in
 // their order, and an address stored in lower case (checksummed on the way out).
+import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
@@ -100,5 +101,35 @@ describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
       999_999_999_999_999n,
       12_500_000n,
     ]);
+  });
+});
+
+describe("checksumPosterAddresses", () => {
+  const lower = newWallet().address.toLowerCase();
+  const other = newWallet().address.toLowerCase();
+  const job = (address: string, title = "t") =>
+    JSON.stringify({ title, posterAddress: address, attachments: [] });
+
+  it("checksums every poster's address of a page and leaves the rest byte for byte", () => {
+    const page = `[${job(lower)},${job(other, "x")},${job(lower)}]`;
+    expect(checksumPosterAddresses(page)).toBe(
+      `[${job(getAddress(lower))},${job(getAddress(other), "x")},${job(getAddress(lower))}]`,
+    );
+  });
+
+  it("leaves the key's spelling inside a string, and what is not an address, as it was", () => {
+    const inTitle = job(lower, `"posterAddress":"${other}"`);
+    expect(checksumPosterAddresses(inTitle)).toBe(
+      job(getAddress(lower), `"posterAddress":"${other}"`),
+    );
+    for (const text of [
+      job(`${lower}0`),
+      job(lower.slice(0, 41)),
+      job(`0x${"g".repeat(40)}`),
+      `{"posterAddress":"${lower}`,
+      "",
+    ]) {
+      expect(checksumPosterAddresses(text)).toBe(text);
+    }
   });
 });

@@ -58,16 +58,26 @@ const ROW_COLUMNS = Prisma.sql`${JOB_VIEW_JSON} AS "json"`;
 /** What a row needs besides its JSON: its page key. */
 const KEY_COLUMNS = Prisma.sql`j."id", ${isoSql("createdAt")} AS "createdAt"`;
 
-const POSTER_ADDRESS = /"posterAddress":"(0x[0-9a-fA-F]{40})"/g;
+const POSTER_KEY = '"posterAddress":"';
+const ADDRESS = /^0x[0-9a-fA-F]{40}"/;
 
 /**
  * The text with every posterAddress checksummed. Only a key can be written `"posterAddress":"`
- * with bare quotes: inside a JSON string every quote is escaped.
+ * with bare quotes: inside a JSON string every quote is escaped. Found with indexOf rather than
+ * a global regular expression: a fifth of its time over a 40 KB page (2026-11-27).
  */
 export function checksumPosterAddresses(json: string): string {
-  return json.replace(POSTER_ADDRESS, (_match, address: string) => {
-    return `"posterAddress":"${checksumAddress(address)}"`;
-  });
+  const parts: string[] = [];
+  let copied = 0;
+  for (let at = json.indexOf(POSTER_KEY); at !== -1; at = json.indexOf(POSTER_KEY, at)) {
+    at += POSTER_KEY.length;
+    if (!ADDRESS.test(json.slice(at, at + 43))) continue;
+    parts.push(json.slice(copied, at), checksumAddress(json.slice(at, at + 42)));
+    copied = at += 42;
+  }
+  if (copied === 0) return json;
+  parts.push(json.slice(copied));
+  return parts.join("");
 }
 
 const jsonRows = (db: Db, statement: Prisma.Sql) => readRows<JobJsonRow>(db, statement);
