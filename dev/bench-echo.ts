@@ -1,5 +1,8 @@
 import { ECHO_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { DomainError, notFound } from "@/lib/platform/errors";
+import { getDb } from "@/lib/db";
+import { readRows } from "@/lib/db/row-reader";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * The benchmark's ceiling (`npm run bench`): response bytes held in memory and served back
@@ -64,4 +67,15 @@ export function echoResponse(bytes: Uint8Array, status = 200): Response {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
   });
+}
+
+/**
+ * The database's floor under a read (`?floor=1`): one statement through the reads' own path
+ * (lib/db/row-reader.ts) answering as many bytes as the stored answer, which PostgreSQL writes
+ * for nothing (repeat). A real handler that reads its answer in one statement cannot do better
+ * than this on the same machine: what lies between the ceiling and the floor is the round trip
+ * (the database's share of the cores included), not the handler's work.
+ */
+export async function databaseRoundTrip(bytes: number): Promise<void> {
+  await readRows(await getDb(), Prisma.sql`SELECT repeat('x', ${bytes}::int) AS "answer"`);
 }

@@ -1,7 +1,14 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { type CpuSnapshot, cpuMilliseconds, cpuShares, cpuSnapshot, meanShares } from "./bench-cpu";
+import {
+  type CpuSnapshot,
+  cpuMilliseconds,
+  cpuShares,
+  cpuSnapshot,
+  formatPerRequest,
+  meanShares,
+} from "./bench-cpu";
 import type { ProcessInfo } from "./proc";
 
 /** A snapshot taken at `at` ms of the processes given as [pid, pgid, command, ticks]. */
@@ -96,5 +103,12 @@ describe("the benchmark's CPU shares", () => {
       other: 0.25,
       idle: 0.25,
     });
+  });
+
+  it("writes each source's CPU per request: its cores over the requests a second", () => {
+    const shares = { server: 0.9, postgres: 0.45, bench: 0.06, other: 0.003, idle: 0.25 };
+    expect(formatPerRequest(shares, 600)).toBe(
+      "server 1.50, PostgreSQL 0.75, load generator 0.10, other 0.01 ms; idle 0.25 cores",
+    );
   });
 });

@@ -104,3 +104,15 @@ export function meanShares(all: CpuShares[]): CpuShares {
     idle: mean("idle"),
   };
 }
+
+/**
+ * Milliseconds of CPU each used per request answered (cores used ÷ requests a second): a
+ * handler that costs more shows where, beside its ceiling's figures.
+ */
+export const formatPerRequest = (shares: CpuShares, perSecond: number) => {
+  const ms = (cores: number) => ((1000 * cores) / perSecond).toFixed(2);
+  return (
+    `server ${ms(shares.server)}, PostgreSQL ${ms(shares.postgres)}, ` +
+    `load generator ${ms(shares.bench)}, other ${ms(shares.other)} ms; idle ${shares.idle.toFixed(2)} cores`
+  );
+};

@@ -62,6 +62,7 @@ import {
   type Target,
 } from "./bench-measure";
 import { benchPayments } from "./bench-payments";
+import { type CpuShares, cpuShares, cpuSnapshot, formatPerRequest, meanShares } from "./bench-cpu";
 import { mixedComposition, mixedRequests, mixedTargets, prepareMixed } from "./bench-mixed";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { workersGoal } from "./bench-workers";
@@ -294,6 +295,13 @@ function printRows(rows: Row[]) {
 // ---------------------------------------------------------------------------------------
 
 const LIST = "/api/v1/jobs?status=open&limit=50";
+/**
+ * Rows measured against their floor as well (not a goal): the ceiling's bytes after one
+ * statement answering as many (dev/bench-echo.ts). Uncached, a handler that reads its answer
+ * in one statement cannot go past its floor on this machine, whatever the statement costs.
+ */
+const FLOORED = new Set(["list", "job"]);
+const floorName = (key: string) => `${key}'s floor: 1 statement of its size`;
 const mixedName = (count: number) => `mixed reads (${fmt(count)} distinct)`;
 const SEARCHES = [
   { key: "search", name: "q=topic123 (ranked)", query: "status=open&q=topic123&limit=50" },
@@ -385,6 +393,11 @@ async function benchReads(
         const ceiling = { url: `${server.url}/api/dev/echo?key=${target.key}` };
         await warmUp(autocannon, [real, ceiling], SETTINGS);
         pairs.push({ name: target.name, bytes, real, ceiling });
+        if (FLOORED.has(target.key)) {
+          const floor = { url: `${ceiling.url}&floor=1` };
+          await warmUp(autocannon, [floor], SETTINGS);
+          pairs.push({ name: floorName(target.key), bytes, real: floor, ceiling });
+        }
       }
       if (MIXED > 0) {
         const requests = mixedRequests(size, MIXED);
@@ -400,12 +413,26 @@ async function benchReads(
         pairs.flatMap((pair) => [pair.real, pair.ceiling]),
       );
       for (const { name, bytes, real, ceiling } of pairs) {
-        const measured = await sideBySide(autocannon, real, ceiling, { ...SETTINGS, warmup: 0 });
+        const cpu = { real: [] as CpuShares[], ceiling: [] as CpuShares[] };
+        const measured = await sideBySide(
+          autocannon,
+          real,
+          ceiling,
+          { ...SETTINGS, warmup: 0 },
+          async (which, run) => {
+            const before = cpuSnapshot();
+            const result = await run();
+            cpu[which].push(cpuShares(before, cpuSnapshot(), server.pid));
+            return result;
+          },
+        );
         const row = { size, name, bytes: Math.round(bytes), ...measured };
         rows.push(row);
         console.log(
           `  ${name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
-            `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})`,
+            `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})` +
+            `\n    CPU a request, real: ${formatPerRequest(meanShares(cpu.real), row.real.perSecond)}` +
+            `\n    CPU a request, ceiling: ${formatPerRequest(meanShares(cpu.ceiling), row.ceiling.perSecond)}`,
         );
       }
       memory.push({ server: `reads, ${fmt(size)} jobs`, warm, end: rssMiB(server) });

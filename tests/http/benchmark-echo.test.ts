@@ -48,6 +48,21 @@ describe("the benchmark's echo hook exists only with BENCHMARK_MODE=true", () =>
     expect((await client.get("/api/dev/echo?key=list")).body).toEqual({ data: [1, 2] });
   });
 
+  it("on, PostgreSQL: &floor=1 serves the same bytes after one statement of their size", async () => {
+    const database = await prepareServerDatabase("postgres");
+    cleanups.push(database.cleanup);
+    const server = await startServer({ ...database.env, NODE_ENV: "test", BENCHMARK_MODE: "true" });
+    servers.push(server);
+    const client = new ApiClient(server.url);
+    await client.post("/api/dev/echo?key=list", { data: "x".repeat(100_000) });
+    const plain = await client.get("/api/dev/echo?key=list");
+    const floor = await client.get("/api/dev/echo?key=list&floor=1");
+    expect(floor.status).toBe(200);
+    expect(floor.body).toEqual(plain.body);
+    expect(plain.headers.get("server-timing")).toMatch(/desc="0 queries"/);
+    expect(floor.headers.get("server-timing")).toMatch(/desc="1 queries"/);
+  });
+
   it("on: the write echo checks the caller as POST /api/v1/jobs does; answers carry Server-Timing", async () => {
     const server = await testServer({ BENCHMARK_MODE: "true" });
     const anon = new ApiClient(server.url);

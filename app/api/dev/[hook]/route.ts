@@ -1,10 +1,18 @@
 // /api/dev/:hook: development machinery, never the product (dev/hooks.ts decides which exist).
 // POST /api/dev/faucet { address, amountUsdc }: test USDC on the local chain.
-// GET|POST /api/dev/echo?key=...: the benchmark's ceiling (BENCHMARK_MODE only).
+// GET|POST /api/dev/echo?key=...: the benchmark's ceiling (BENCHMARK_MODE only); GET with
+// &floor=1 after one statement answering as many bytes (the database's floor).
 // POST /api/dev/echo-write: the ceiling of an authenticated write (BENCHMARK_MODE only).
 import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { ECHO_MAX_BYTES, echoKey, echoResponse, readEcho, storeEcho } from "@/dev/bench-echo";
+import {
+  databaseRoundTrip,
+  ECHO_MAX_BYTES,
+  echoKey,
+  echoResponse,
+  readEcho,
+  storeEcho,
+} from "@/dev/bench-echo";
 import { faucetSchema, requestTestUsdc } from "@/dev/faucet";
 import { assertDevHook, devHookEnabled } from "@/dev/hooks";
 import { DomainError } from "@/lib/platform/errors";
@@ -16,7 +24,9 @@ type Params = { hook: string };
 
 export const GET = route<Params>({}, async ({ req, params }) => {
   if (assertDevHook(params.hook) !== "echo") throw onlyPost();
-  return echoResponse(readEcho(echoKey(req.nextUrl.searchParams.get("key"))));
+  const bytes = readEcho(echoKey(req.nextUrl.searchParams.get("key")));
+  if (req.nextUrl.searchParams.get("floor") === "1") await databaseRoundTrip(bytes.byteLength);
+  return echoResponse(bytes);
 });
 
 const devPost = route<Params>(
