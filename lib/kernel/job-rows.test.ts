@@ -132,4 +132,39 @@ describe("checksumPosterAddresses", () => {
       expect(checksumPosterAddresses(text)).toBe(text);
     }
   });
+
+  it("rewrites exactly what the regular expression it replaced would, on odd compositions", () => {
+    const reference = (json: string) =>
+      json.replace(/"posterAddress":"(0x[0-9a-fA-F]{40})"/g, (_match, address: string) => {
+        return `"posterAddress":"${getAddress(address)}"`;
+      });
+    const pieces = [
+      '"posterAddress":"',
+      "0x",
+      "ab",
+      "AB",
+      "0",
+      "g",
+      '"',
+      "\\",
+      lower,
+      `0x${"a".repeat(40)}`,
+      `"posterAddress":"${other}"`,
+    ];
+    // A fixed sequence (a linear congruential generator): the same 20,000 texts every run.
+    let seed = 27;
+    const next = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * below);
+    };
+    let rewritten = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      for (let count = next(12); count > 0; count--) text += pieces[next(pieces.length)];
+      expect(checksumPosterAddresses(text)).toBe(reference(text));
+      if (reference(text) !== text) rewritten += 1;
+    }
+    // Most texts hold no whole key and address; enough do for the comparison to mean something.
+    expect(rewritten).toBeGreaterThan(1_000);
+  });
 });

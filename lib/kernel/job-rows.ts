@@ -69,11 +69,17 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}"/;
 export function checksumPosterAddresses(json: string): string {
   const parts: string[] = [];
   let copied = 0;
+  // As the regular expression /"posterAddress":"(0x[0-9a-fA-F]{40})"/g would: a match takes its
+  // closing quote along, a miss moves one character on.
   for (let at = json.indexOf(POSTER_KEY); at !== -1; at = json.indexOf(POSTER_KEY, at)) {
-    at += POSTER_KEY.length;
-    if (!ADDRESS.test(json.slice(at, at + 43))) continue;
-    parts.push(json.slice(copied, at), checksumAddress(json.slice(at, at + 42)));
-    copied = at += 42;
+    const address = at + POSTER_KEY.length;
+    if (!ADDRESS.test(json.slice(address, address + 43))) {
+      at += 1;
+      continue;
+    }
+    parts.push(json.slice(copied, address), checksumAddress(json.slice(address, address + 42)));
+    copied = address + 42;
+    at = address + 43;
   }
   if (copied === 0) return json;
   parts.push(json.slice(copied));
