@@ -1,6 +1,6 @@
 import { ECHO_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import { getDb } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -72,10 +72,14 @@ export function echoResponse(bytes: Uint8Array, status = 200): Response {
 /**
  * The database's floor under a read (`?floor=1`): one statement through the reads' own path
  * (lib/db/row-reader.ts) answering as many bytes as the stored answer, which PostgreSQL writes
- * for nothing (repeat). A real handler that reads its answer in one statement cannot do better
- * than this on the same machine: what lies between the ceiling and the floor is the round trip
- * (the database's share of the cores included), not the handler's work.
+ * for nothing (repeat); answers the length it received. A handler whose one statement answers
+ * its whole answer as text cannot do better than this on the same machine: what lies between
+ * the ceiling and the floor is that round trip (the database's share of the cores included).
  */
-export async function databaseRoundTrip(bytes: number): Promise<void> {
-  await readRows(await getDb(), Prisma.sql`SELECT repeat('x', ${bytes}::int) AS "answer"`);
+export async function databaseRoundTrip(db: Db, bytes: number): Promise<number> {
+  const [row] = await readRows<{ answer: string }>(
+    db,
+    Prisma.sql`SELECT repeat('x', ${bytes}::int) AS "answer"`,
+  );
+  return row!.answer.length;
 }

@@ -2,10 +2,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
+  addRun,
   type CpuSnapshot,
   cpuMilliseconds,
   cpuShares,
   cpuSnapshot,
+  emptyTally,
   formatPerRequest,
   meanShares,
 } from "./bench-cpu";
@@ -105,10 +107,44 @@ describe("the benchmark's CPU shares", () => {
     });
   });
 
-  it("writes each source's CPU per request: its cores over the requests a second", () => {
-    const shares = { server: 0.9, postgres: 0.45, bench: 0.06, other: 0.003, idle: 0.25 };
-    expect(formatPerRequest(shares, 600)).toBe(
-      "server 1.50, PostgreSQL 0.75, load generator 0.10, other 0.01 ms; idle 0.25 cores",
+  it("tallies runs and writes each source's CPU per request and the cores left idle", () => {
+    const server = P + 500;
+    const tally = emptyTally();
+    // Two runs of 2 s each: the server's 60 + 30 ticks (0.9 s), PostgreSQL's 45, the rest's 1.
+    const runs: [CpuSnapshot, CpuSnapshot, number][] = [
+      [
+        snapshot(0, 0, [
+          [P + 501, server, "node", 0],
+          [P + 600, P + 600, "postgres", 0],
+        ]),
+        snapshot(2_000, 50, [
+          [P + 501, server, "node", 60],
+          [P + 600, P + 600, "postgres", 30],
+        ]),
+        400,
+      ],
+      [
+        snapshot(5_000, 50, [
+          [P + 501, server, "node", 60],
+          [P + 700, P + 700, "sh", 0],
+        ]),
+        snapshot(7_000, 100, [
+          [P + 501, server, "node", 90],
+          [P + 700, P + 700, "sh", 1],
+          [P + 600, P + 600, "postgres", 15],
+        ]),
+        200,
+      ],
+    ];
+    for (const [before, after, requests] of runs) addRun(tally, before, after, server, requests);
+    expect(tally).toEqual({
+      used: { server: 900, postgres: 450, bench: 0, other: 10, idle: 1_000 },
+      requests: 600,
+      seconds: 4,
+    });
+    // 900 ms over 600 requests; 1 s idle over 4 s.
+    expect(formatPerRequest(tally)).toBe(
+      "server 1.50, PostgreSQL 0.75, load generator 0.00, other 0.02 ms; idle 0.25 cores",
     );
   });
 });

@@ -105,14 +105,44 @@ export function meanShares(all: CpuShares[]): CpuShares {
   };
 }
 
+/** CPU time by whom over some runs, with the requests they answered and their length. */
+export interface CpuTally {
+  used: CpuMilliseconds;
+  requests: number;
+  seconds: number;
+}
+
+export const emptyTally = (): CpuTally => ({
+  used: { server: 0, postgres: 0, bench: 0, other: 0, idle: 0 },
+  requests: 0,
+  seconds: 0,
+});
+
+/** Adds a run between `before` and `after` that answered `requests` to `tally`. */
+export function addRun(
+  tally: CpuTally,
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  serverGroup: number,
+  requests: number,
+): void {
+  const used = cpuMilliseconds(before, after, serverGroup);
+  for (const key of Object.keys(used) as (keyof CpuMilliseconds)[]) tally.used[key] += used[key];
+  tally.requests += requests;
+  tally.seconds += (after.at - before.at) / 1000;
+}
+
 /**
- * Milliseconds of CPU each used per request answered (cores used ÷ requests a second): a
- * handler that costs more shows where, beside its ceiling's figures.
+ * Milliseconds of CPU each used per request answered (CPU time over the requests the same
+ * runs answered), and the cores left idle on average: a handler that costs more shows where,
+ * beside its ceiling's figures.
  */
-export const formatPerRequest = (shares: CpuShares, perSecond: number) => {
-  const ms = (cores: number) => ((1000 * cores) / perSecond).toFixed(2);
+export function formatPerRequest(tally: CpuTally): string {
+  const ms = (used: number) => (used / Math.max(tally.requests, 1)).toFixed(2);
+  const idle = tally.used.idle / 1000 / Math.max(tally.seconds, 0.001);
   return (
-    `server ${ms(shares.server)}, PostgreSQL ${ms(shares.postgres)}, ` +
-    `load generator ${ms(shares.bench)}, other ${ms(shares.other)} ms; idle ${shares.idle.toFixed(2)} cores`
+    `server ${ms(tally.used.server)}, PostgreSQL ${ms(tally.used.postgres)}, ` +
+    `load generator ${ms(tally.used.bench)}, other ${ms(tally.used.other)} ms; ` +
+    `idle ${idle.toFixed(2)} cores`
   );
-};
+}

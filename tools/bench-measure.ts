@@ -8,7 +8,7 @@ interface Histogram {
   p50: number;
   p99: number;
 }
-interface AutocannonResult {
+export interface AutocannonResult {
   requests: Histogram & { total: number };
   latency: Histogram;
   duration: number;
@@ -98,14 +98,17 @@ export async function warmUp(autocannon: Autocannon, targets: Target[], settings
 
 /**
  * Real and ceiling, warmed up, then `rounds` rounds each, alternating which goes first.
- * `around` wraps each measured run (the workers' row counts the CPU each side used).
+ * `around` wraps each measured run (the CPU each side used is counted around it).
  */
 export async function sideBySide(
   autocannon: Autocannon,
   real: Target,
   ceiling: Target,
   settings: Settings,
-  around: <T>(which: "real" | "ceiling", run: () => Promise<T>) => Promise<T> = (_, run) => run(),
+  around: (
+    which: "real" | "ceiling",
+    run: () => Promise<AutocannonResult>,
+  ) => Promise<AutocannonResult> = (_, run) => run(),
 ): Promise<{ real: Stats; ceiling: Stats }> {
   const { connections, duration, rounds } = settings;
   await warmUp(autocannon, [real, ceiling], settings);

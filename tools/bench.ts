@@ -62,7 +62,7 @@ import {
   type Target,
 } from "./bench-measure";
 import { benchPayments } from "./bench-payments";
-import { type CpuShares, cpuShares, cpuSnapshot, formatPerRequest, meanShares } from "./bench-cpu";
+import { addRun, cpuSnapshot, emptyTally, formatPerRequest } from "./bench-cpu";
 import { mixedComposition, mixedRequests, mixedTargets, prepareMixed } from "./bench-mixed";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { workersGoal } from "./bench-workers";
@@ -297,8 +297,8 @@ function printRows(rows: Row[]) {
 const LIST = "/api/v1/jobs?status=open&limit=50";
 /**
  * Rows measured against their floor as well (not a goal): the ceiling's bytes after one
- * statement answering as many (dev/bench-echo.ts). Uncached, a handler that reads its answer
- * in one statement cannot go past its floor on this machine, whatever the statement costs.
+ * statement answering as many (dev/bench-echo.ts). Uncached, a handler whose one statement
+ * answers its whole text cannot go past its floor on this machine, whatever that costs.
  */
 const FLOORED = new Set(["list", "job"]);
 const floorName = (key: string) => `${key}'s floor: 1 statement of its size`;
@@ -413,7 +413,7 @@ async function benchReads(
         pairs.flatMap((pair) => [pair.real, pair.ceiling]),
       );
       for (const { name, bytes, real, ceiling } of pairs) {
-        const cpu = { real: [] as CpuShares[], ceiling: [] as CpuShares[] };
+        const cpu = { real: emptyTally(), ceiling: emptyTally() };
         const measured = await sideBySide(
           autocannon,
           real,
@@ -422,7 +422,7 @@ async function benchReads(
           async (which, run) => {
             const before = cpuSnapshot();
             const result = await run();
-            cpu[which].push(cpuShares(before, cpuSnapshot(), server.pid));
+            addRun(cpu[which], before, cpuSnapshot(), server.pid, result.requests.total);
             return result;
           },
         );
@@ -431,8 +431,8 @@ async function benchReads(
         console.log(
           `  ${name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
             `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})` +
-            `\n    CPU a request, real: ${formatPerRequest(meanShares(cpu.real), row.real.perSecond)}` +
-            `\n    CPU a request, ceiling: ${formatPerRequest(meanShares(cpu.ceiling), row.ceiling.perSecond)}`,
+            `\n    CPU a request, real: ${formatPerRequest(cpu.real)}` +
+            `\n    CPU a request, ceiling: ${formatPerRequest(cpu.ceiling)}`,
         );
       }
       memory.push({ server: `reads, ${fmt(size)} jobs`, warm, end: rssMiB(server) });

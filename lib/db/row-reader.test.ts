@@ -66,5 +66,7 @@ describe("statementName", () => {
     expect(statementName("SELECT 1")).toBe(statementName("SELECT 1"));
     expect(statementName("SELECT 1")).not.toBe(statementName("SELECT 2"));
     expect(statementName("SELECT 1").length).toBeLessThanOrEqual(63);
+    // The text's SHA-1, base64url, cut to 22 characters: the same name on every version.
+    expect(statementName("SELECT 1")).toBe("s_QjZKAXtz71FqDsqYJ-b6AG");
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
 import { newWallet } from "@/tests/helpers/in-process";
+import { seededRandom } from "@/tools/seeded-random";
 import {
   checksumPosterAddresses,
   selectJobJson,
@@ -151,12 +152,9 @@ describe("checksumPosterAddresses", () => {
       `0x${"a".repeat(40)}`,
       `"posterAddress":"${other}"`,
     ];
-    // A fixed sequence (a linear congruential generator): the same 20,000 texts every run.
-    let seed = 27;
-    const next = (below: number) => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return Math.floor((seed / 2 ** 31) * below);
-    };
+    // A fixed sequence: the same 20,000 texts every run.
+    const random = seededRandom(27);
+    const next = (below: number) => Math.floor(random() * below);
     let rewritten = 0;
     for (let i = 0; i < 20_000; i++) {
       let text = "";

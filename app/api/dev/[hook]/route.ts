@@ -15,6 +15,7 @@ import {
 } from "@/dev/bench-echo";
 import { faucetSchema, requestTestUsdc } from "@/dev/faucet";
 import { assertDevHook, devHookEnabled } from "@/dev/hooks";
+import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/platform/errors";
 import { ok, otherMethods } from "@/lib/api/envelope";
 import { readBody } from "@/lib/api/request-body";
@@ -22,10 +23,14 @@ import { route } from "@/lib/api/route";
 
 type Params = { hook: string };
 
+/** `floor=1`: the database's floor (dev/bench-echo.ts); any other value is refused. */
+const echoQuery = z.object({ key: z.string().optional(), floor: z.literal("1").optional() });
+
 export const GET = route<Params>({}, async ({ req, params }) => {
   if (assertDevHook(params.hook) !== "echo") throw onlyPost();
-  const bytes = readEcho(echoKey(req.nextUrl.searchParams.get("key")));
-  if (req.nextUrl.searchParams.get("floor") === "1") await databaseRoundTrip(bytes.byteLength);
+  const { key, floor } = echoQuery.parse(Object.fromEntries(req.nextUrl.searchParams));
+  const bytes = readEcho(echoKey(key ?? null));
+  if (floor) await databaseRoundTrip(await getDb(), bytes.byteLength);
   return echoResponse(bytes);
 });
 
