@@ -9,7 +9,7 @@ import {
   cpuSnapshot,
   emptyTally,
   formatPerRequest,
-  meanShares,
+  sharesOf,
 } from "./bench-cpu";
 import type { ProcessInfo } from "./proc";
 
@@ -95,18 +95,6 @@ describe("the benchmark's CPU shares", () => {
     });
   });
 
-  it("averages shares per source", () => {
-    const one = { server: 1, postgres: 0.5, bench: 0.25, other: 0, idle: 0.25 };
-    const two = { server: 0, postgres: 0.5, bench: 0.75, other: 0.5, idle: 0.25 };
-    expect(meanShares([one, two])).toEqual({
-      server: 0.5,
-      postgres: 0.5,
-      bench: 0.5,
-      other: 0.25,
-      idle: 0.25,
-    });
-  });
-
   it("tallies runs and writes each source's CPU per request and the cores left idle", () => {
     const server = P + 500;
     const tally = emptyTally();
@@ -141,6 +129,14 @@ describe("the benchmark's CPU shares", () => {
       used: { server: 900, postgres: 450, bench: 0, other: 10, idle: 1_000 },
       requests: 600,
       seconds: 4,
+    });
+    // Over 4 s: 0.9 s of the server's is 0.225 cores; 1 s idle, 0.25.
+    expect(sharesOf(tally)).toEqual({
+      server: 0.225,
+      postgres: 0.1125,
+      bench: 0,
+      other: 0.0025,
+      idle: 0.25,
     });
     // 900 ms over 600 requests; 1 s idle over 4 s.
     expect(formatPerRequest(tally)).toBe(

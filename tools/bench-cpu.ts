@@ -3,6 +3,7 @@
 // else, with the idle time beside them. The workers' row prints it for each side, since
 // what N workers can add on a machine is bounded by what one worker leaves idle.
 import fs from "node:fs";
+import type { AutocannonResult } from "./bench-measure";
 import { listProcesses, type ProcessInfo, TICKS_PER_SECOND } from "./proc";
 
 export interface CpuSnapshot {
@@ -93,18 +94,6 @@ export const formatShares = (shares: CpuShares) =>
   `load generator ${shares.bench.toFixed(2)}, other ${shares.other.toFixed(2)}, ` +
   `idle ${shares.idle.toFixed(2)} cores`;
 
-export function meanShares(all: CpuShares[]): CpuShares {
-  const mean = (key: keyof CpuShares) =>
-    all.reduce((sum, shares) => sum + shares[key], 0) / Math.max(all.length, 1);
-  return {
-    server: mean("server"),
-    postgres: mean("postgres"),
-    bench: mean("bench"),
-    other: mean("other"),
-    idle: mean("idle"),
-  };
-}
-
 /** CPU time by whom over some runs, with the requests they answered and their length. */
 export interface CpuTally {
   used: CpuMilliseconds;
@@ -132,6 +121,29 @@ export function addRun(
   tally.seconds += (after.at - before.at) / 1000;
 }
 
+/** The cores each used on average over a tally's runs. */
+export const sharesOf = (tally: CpuTally): CpuShares =>
+  mapSources(tally.used, (used) => used / 1000 / Math.max(tally.seconds, 0.001));
+
+/**
+ * An `around` for sideBySide (tools/bench-measure.ts) that tallies the CPU each side's runs
+ * used, by whom, and the requests they answered; `groupOf`: the process group of that side's
+ * server.
+ */
+export function cpuAroundRuns(groupOf: (which: "real" | "ceiling") => number) {
+  const tallies = { real: emptyTally(), ceiling: emptyTally() };
+  const around = async (
+    which: "real" | "ceiling",
+    run: () => Promise<AutocannonResult>,
+  ): Promise<AutocannonResult> => {
+    const before = cpuSnapshot();
+    const result = await run();
+    addRun(tallies[which], before, cpuSnapshot(), groupOf(which), result.requests.total);
+    return result;
+  };
+  return { tallies, around };
+}
+
 /**
  * Milliseconds of CPU each used per request answered (CPU time over the requests the same
  * runs answered), and the cores left idle on average: a handler that costs more shows where,
@@ -139,10 +151,9 @@ export function addRun(
  */
 export function formatPerRequest(tally: CpuTally): string {
   const ms = (used: number) => (used / Math.max(tally.requests, 1)).toFixed(2);
-  const idle = tally.used.idle / 1000 / Math.max(tally.seconds, 0.001);
   return (
     `server ${ms(tally.used.server)}, PostgreSQL ${ms(tally.used.postgres)}, ` +
     `load generator ${ms(tally.used.bench)}, other ${ms(tally.used.other)} ms; ` +
-    `idle ${idle.toFixed(2)} cores`
+    `idle ${sharesOf(tally).idle.toFixed(2)} cores`
   );
 }

@@ -12,7 +12,7 @@ import {
   sideBySide,
   type Target,
 } from "./bench-measure";
-import { type CpuShares, cpuShares, cpuSnapshot, formatShares, meanShares } from "./bench-cpu";
+import { cpuAroundRuns, formatShares, sharesOf } from "./bench-cpu";
 import type { NextServer } from "./next-server";
 
 /** One request of the load; each connection goes through the list in turn, again and again. */
@@ -84,18 +84,13 @@ export async function workersGoal(
     const many = await started(workers);
     const one = await started(1);
     // The cores each side used, by whom: what one worker leaves idle bounds what more add.
-    const cpu = { real: [] as CpuShares[], ceiling: [] as CpuShares[] };
+    const cpu = cpuAroundRuns((which) => (which === "real" ? many : one).pid);
     const measured = await sideBySide(
       autocannon,
       loadOn(many, requests),
       loadOn(one, requests),
       settings,
-      async (which, run) => {
-        const before = cpuSnapshot();
-        const result = await run();
-        cpu[which].push(cpuShares(before, cpuSnapshot(), (which === "real" ? many : one).pid));
-        return result;
-      },
+      cpu.around,
     );
     const load = label ?? requests.map((r) => `${r.method ?? "GET"} ${r.path}`).join(", ");
     console.log(
@@ -103,8 +98,8 @@ export async function workersGoal(
         `${measured.real.perSecond.toFixed(0)} vs ${measured.ceiling.perSecond.toFixed(0)} req/s ` +
         `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms), ` +
         `${os.availableParallelism()} cores` +
-        `\n    ${workers} workers: ${formatShares(meanShares(cpu.real))}` +
-        `\n    1 worker: ${formatShares(meanShares(cpu.ceiling))}`,
+        `\n    ${workers} workers: ${formatShares(sharesOf(cpu.tallies.real))}` +
+        `\n    1 worker: ${formatShares(sharesOf(cpu.tallies.ceiling))}`,
     );
     return ratioGoal(
       `${workers} workers vs 1 on ${os.availableParallelism()} cores: throughput`,

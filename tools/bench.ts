@@ -62,7 +62,7 @@ import {
   type Target,
 } from "./bench-measure";
 import { benchPayments } from "./bench-payments";
-import { addRun, cpuSnapshot, emptyTally, formatPerRequest } from "./bench-cpu";
+import { cpuAroundRuns, formatPerRequest } from "./bench-cpu";
 import { mixedComposition, mixedRequests, mixedTargets, prepareMixed } from "./bench-mixed";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { workersGoal } from "./bench-workers";
@@ -413,26 +413,16 @@ async function benchReads(
         pairs.flatMap((pair) => [pair.real, pair.ceiling]),
       );
       for (const { name, bytes, real, ceiling } of pairs) {
-        const cpu = { real: emptyTally(), ceiling: emptyTally() };
-        const measured = await sideBySide(
-          autocannon,
-          real,
-          ceiling,
-          { ...SETTINGS, warmup: 0 },
-          async (which, run) => {
-            const before = cpuSnapshot();
-            const result = await run();
-            addRun(cpu[which], before, cpuSnapshot(), server.pid, result.requests.total);
-            return result;
-          },
-        );
+        const cpu = cpuAroundRuns(() => server.pid);
+        const settings = { ...SETTINGS, warmup: 0 };
+        const measured = await sideBySide(autocannon, real, ceiling, settings, cpu.around);
         const row = { size, name, bytes: Math.round(bytes), ...measured };
         rows.push(row);
         console.log(
           `  ${name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
             `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})` +
-            `\n    CPU a request, real: ${formatPerRequest(cpu.real)}` +
-            `\n    CPU a request, ceiling: ${formatPerRequest(cpu.ceiling)}`,
+            `\n    CPU a request, real: ${formatPerRequest(cpu.tallies.real)}` +
+            `\n    CPU a request, ceiling: ${formatPerRequest(cpu.tallies.ceiling)}`,
         );
       }
       memory.push({ server: `reads, ${fmt(size)} jobs`, warm, end: rssMiB(server) });
