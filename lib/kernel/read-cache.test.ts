@@ -9,9 +9,12 @@ import { cachedRead } from "./read-cache";
 /** The signal and the cache are kept per database object; a fresh object is a fresh database. */
 const newDatabaseKey = () => ({}) as Db;
 
+/** An answer as the cache holds them: JSON text. */
+const asJson = (value: unknown) => ({ json: JSON.stringify(value) });
+
 function counter() {
   let reads = 0;
-  return async () => ({ read: ++reads });
+  return async () => asJson({ read: ++reads });
 }
 
 describe("cachedRead", () => {
@@ -19,8 +22,8 @@ describe("cachedRead", () => {
     const db = newDatabaseKey();
     const read = counter();
     expect(commitGeneration(db)).toBeUndefined();
-    expect(await cachedRead(db, "k", read)).toEqual({ read: 1 });
-    expect(await cachedRead(db, "k", read)).toEqual({ read: 2 });
+    expect(await cachedRead(db, "k", read)).toEqual(asJson({ read: 1 }));
+    expect(await cachedRead(db, "k", read)).toEqual(asJson({ read: 2 }));
   });
 
   it("serves the same answer until a commit is noted, then reads again", async () => {
@@ -29,10 +32,10 @@ describe("cachedRead", () => {
     const read = counter();
     const first = await cachedRead(db, "k", read);
     expect(await cachedRead(db, "k", read)).toBe(first);
-    expect(await cachedRead(db, "other", read)).toEqual({ read: 2 });
+    expect(await cachedRead(db, "other", read)).toEqual(asJson({ read: 2 }));
     noteCommit(db);
-    expect(await cachedRead(db, "k", read)).toEqual({ read: 3 });
-    expect(await cachedRead(db, "k", read)).toEqual({ read: 3 });
+    expect(await cachedRead(db, "k", read)).toEqual(asJson({ read: 3 }));
+    expect(await cachedRead(db, "k", read)).toEqual(asJson({ read: 3 }));
   });
 
   it("does not keep an answer whose read overlapped a commit", async () => {
@@ -42,10 +45,12 @@ describe("cachedRead", () => {
     const answer = await cachedRead(db, "k", async () => {
       reads += 1;
       noteCommit(db); // a write committed while the read ran: its answer may predate it
-      return { read: reads };
+      return asJson({ read: reads });
     });
-    expect(answer).toEqual({ read: 1 });
-    expect(await cachedRead(db, "k", async () => ({ read: ++reads }))).toEqual({ read: 2 });
+    expect(answer).toEqual(asJson({ read: 1 }));
+    expect(await cachedRead(db, "k", async () => asJson({ read: ++reads }))).toEqual(
+      asJson({ read: 2 }),
+    );
   });
 
   it("keeps nothing for a read that failed", async () => {
@@ -56,25 +61,26 @@ describe("cachedRead", () => {
         throw new Error("no such job");
       }),
     ).rejects.toThrow("no such job");
-    expect(await cachedRead(db, "k", async () => "found")).toBe("found");
+    expect(await cachedRead(db, "k", async () => asJson("found"))).toEqual(asJson("found"));
   });
 
   it("keeps databases apart", async () => {
     const [a, b] = [newDatabaseKey(), newDatabaseKey()];
     informedBySelf(a);
     informedBySelf(b);
-    await cachedRead(a, "k", async () => "a");
-    expect(await cachedRead(b, "k", async () => "b")).toBe("b");
+    await cachedRead(a, "k", async () => asJson("a"));
+    expect(await cachedRead(b, "k", async () => asJson("b"))).toEqual(asJson("b"));
     noteCommit(b);
-    expect(await cachedRead(a, "k", async () => "a again")).toBe("a");
+    expect(await cachedRead(a, "k", async () => asJson("a again"))).toEqual(asJson("a"));
   });
 
-  it("holds at most 32 MiB of answers: past it, it starts over", async () => {
+  it("holds at most 32 MiB of answers' text, two bytes a character: past it, it starts over", async () => {
     const db = newDatabaseKey();
     informedBySelf(db);
-    const page = (n: number) => async () => ({ n, text: "x".repeat(3 * 1024 * 1024) });
+    // 1.5 Mi characters: 3 MiB of memory at most.
+    const page = (n: number) => async () => ({ n, json: "x".repeat(1.5 * 1024 * 1024) });
     for (let n = 0; n < 10; n++) await cachedRead(db, `page-${n}`, page(n));
-    // Ten pages of 3 MiB fit (30 MiB); the eleventh starts a fresh cache.
+    // Ten such pages fit (30 MiB); the eleventh starts a fresh cache.
     expect(await cachedRead(db, "page-0", page(100))).toEqual(expect.objectContaining({ n: 0 }));
     await cachedRead(db, "page-10", page(10));
     expect(await cachedRead(db, "page-0", page(100))).toEqual(expect.objectContaining({ n: 100 }));
