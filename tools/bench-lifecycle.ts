@@ -1,40 +1,16 @@
 // The lifecycle figure of `npm run bench`: create → propose → settle → accept → deliver →
 // complete on the local chain, one step after the other, each step's server-side time beside
 // what it waited for: its database round-trips and its JSON-RPC calls to the chain (the
-// server's Server-Timing header in BENCHMARK_MODE, lib/server-timing.ts). What is left is the
+// server's Server-Timing header in BENCHMARK_MODE, tools/bench-timing.ts). What is left is the
 // server's own overhead: framework, validation, serialization, signature checks.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mintTestUsdc } from "@/dev/local-chain";
 import { ApiClient } from "@/tests/helpers/api";
 import { fetchChallenge, signPaymentHeader } from "@/tests/helpers/x402";
+import { serverTiming, type Timing } from "./bench-timing";
 
 export const STEPS = ["create", "propose", "settle", "accept", "deliver", "complete"] as const;
 export type Step = (typeof STEPS)[number];
-
-export interface Timing {
-  total: number;
-  db: number;
-  dbCalls: number;
-  chain: number;
-  chainCalls: number;
-}
-
-function serverTiming(headers: Headers, step: Step): Timing {
-  const header = headers.get("server-timing") ?? "";
-  const metric = (name: string) => {
-    const match = new RegExp(`${name};dur=([\\d.]+)(?:;desc="(\\d+))?`).exec(header);
-    if (!match) throw new Error(`${step}: no ${name} in Server-Timing "${header}"`);
-    return { ms: Number(match[1]), calls: Number(match[2] ?? 0) };
-  };
-  const [total, db, chain] = [metric("total"), metric("db"), metric("chain")];
-  return {
-    total: total.ms,
-    db: db.ms,
-    dbCalls: db.calls,
-    chain: chain.ms,
-    chainCalls: chain.calls,
-  };
-}
 
 function expectOk(step: Step, status: number, expected: number, body: unknown) {
   if (status !== expected) throw new Error(`${step}: ${status} ${JSON.stringify(body)}`);

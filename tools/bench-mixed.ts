@@ -10,6 +10,7 @@ import { CATEGORIES } from "@/lib/shared/enums";
 import type { Target } from "./bench-measure";
 import { BENCH_AGENTS, BENCH_POSTER_KEY, WORDS } from "./bench-seed";
 import { seededRandom } from "./seeded-random";
+import { serverTiming, type Timing } from "./bench-timing";
 import { privateKeyToAccount } from "viem/accounts";
 
 /** How many distinct requests the workload walks through (the echo holds up to 10,000). */
@@ -173,6 +174,53 @@ export async function prepareMixed(
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   return { paths, bytes };
+}
+
+/**
+ * Where each kind of request spends its handler's time: every path asked once more, one at a
+ * time on a server otherwise idle, its Server-Timing read (lib/platform/server-timing.ts).
+ */
+export async function mixedSplit(
+  baseUrl: string,
+  requests: MixedRequest[],
+  paths: string[],
+): Promise<string[]> {
+  const timings: Timing[] = [];
+  for (const path of paths) {
+    const answer = await fetch(baseUrl + path);
+    await answer.arrayBuffer();
+    timings.push(serverTiming(answer.headers, path));
+  }
+  return splitByKind(requests, timings);
+}
+
+/**
+ * One line per kind, in the mix's order: the mean statements a request ran and the mean
+ * milliseconds it waited on PostgreSQL of those in its handler. Answers the read cache gave
+ * (no statement) are counted apart, not in the means.
+ */
+export function splitByKind(requests: MixedRequest[], timings: Timing[]): string[] {
+  const kinds = new Map<
+    string,
+    { read: number; cached: number; statements: number; db: number; total: number }
+  >();
+  requests.forEach((request, index) => {
+    const timing = timings[index]!;
+    const kind = kinds.get(request.kind) ?? { read: 0, cached: 0, statements: 0, db: 0, total: 0 };
+    if (timing.dbCalls === 0) kind.cached += 1;
+    else {
+      kind.read += 1;
+      kind.statements += timing.dbCalls;
+      kind.db += timing.db;
+      kind.total += timing.total;
+    }
+    kinds.set(request.kind, kind);
+  });
+  return [...kinds].map(([name, { read, cached, statements, db, total }]) => {
+    const mean = (value: number) => (read ? value / read : 0).toFixed(2);
+    const fromCache = cached ? ` (${cached} from the cache)` : "";
+    return `${name}: ${mean(statements)} statements, ${mean(db)} of ${mean(total)} ms on PostgreSQL${fromCache}`;
+  });
 }
 
 /**

@@ -63,7 +63,13 @@ import {
 } from "./bench-measure";
 import { benchPayments } from "./bench-payments";
 import { cpuAroundRuns, formatPerRequest } from "./bench-cpu";
-import { mixedComposition, mixedRequests, mixedTargets, prepareMixed } from "./bench-mixed";
+import {
+  mixedComposition,
+  mixedRequests,
+  mixedSplit,
+  mixedTargets,
+  prepareMixed,
+} from "./bench-mixed";
 import { BENCH_POSTER_KEY, scratchSchema, seededSchema } from "./bench-seed";
 import { workersGoal } from "./bench-workers";
 import { launchNextServer, type NextServer } from "./next-server";
@@ -403,6 +409,9 @@ async function benchReads(
         const requests = mixedRequests(size, MIXED);
         console.log(`  mixed reads: ${mixedComposition(requests)}`);
         const { paths, bytes } = await prepareMixed(server.url, requests);
+        console.log(`  mixed reads one at a time, a request's statements and handler time:`);
+        for (const line of await mixedSplit(server.url, requests, paths))
+          console.log(`    ${line}`);
         const mixed = mixedTargets(server.url, paths);
         await warmUp(autocannon, [mixed.real, mixed.ceiling], SETTINGS);
         pairs.push({ name: mixedName(paths.length), bytes: bytes / paths.length, ...mixed });
