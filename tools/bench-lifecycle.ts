@@ -1,7 +1,8 @@
 // The lifecycle figure of `npm run bench`: create → propose → settle → accept → deliver →
 // complete on the local chain, one step after the other, each step's server-side time beside
 // what it waited for: its database round-trips and its JSON-RPC calls to the chain (the
-// server's Server-Timing header in BENCHMARK_MODE, tools/bench-timing.ts). What is left is the
+// server's Server-Timing header in BENCHMARK_MODE, lib/platform/server-timing.ts, read by
+// tools/bench-timing.ts). What is left is the
 // server's own overhead: framework, validation, serialization, signature checks.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mintTestUsdc } from "@/dev/local-chain";

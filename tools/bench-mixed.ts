@@ -189,6 +189,8 @@ export async function mixedSplit(
   for (const path of paths) {
     const answer = await fetch(baseUrl + path);
     await answer.arrayBuffer();
+    // An error answer runs no statement either: it would pass for a cache hit.
+    if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}`);
     timings.push(serverTiming(answer.headers, path));
   }
   return splitByKind(requests, timings);
@@ -217,7 +219,8 @@ export function splitByKind(requests: MixedRequest[], timings: Timing[]): string
     kinds.set(request.kind, kind);
   });
   return [...kinds].map(([name, { read, cached, statements, db, total }]) => {
-    const mean = (value: number) => (read ? value / read : 0).toFixed(2);
+    if (read === 0) return `${name}: all ${cached} from the cache`;
+    const mean = (value: number) => (value / read).toFixed(2);
     const fromCache = cached ? ` (${cached} from the cache)` : "";
     return `${name}: ${mean(statements)} statements, ${mean(db)} of ${mean(total)} ms on PostgreSQL${fromCache}`;
   });
