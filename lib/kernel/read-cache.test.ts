@@ -74,16 +74,41 @@ describe("cachedRead", () => {
     expect(await cachedRead(a, "k", async () => asJson("a again"))).toEqual(asJson("a"));
   });
 
-  it("holds at most 32 MiB of answers' text, two bytes a character: past it, it starts over", async () => {
+  it("holds at most 32 MiB of answers' text, two bytes a character: past it, the least recently used go", async () => {
     const db = newDatabaseKey();
     informedBySelf(db);
     // 1.5 Mi characters: 3 MiB of memory at most.
     const page = (n: number) => async () => ({ n, json: "x".repeat(1.5 * 1024 * 1024) });
     for (let n = 0; n < 10; n++) await cachedRead(db, `page-${n}`, page(n));
-    // Ten such pages fit (30 MiB); the eleventh starts a fresh cache.
-    // (The answer's n only: a failure would otherwise print 1.5 Mi characters.)
+    // Ten such pages fit (30 MiB). (Each answer's n compared alone: a failure would otherwise
+    // print 1.5 Mi characters.)
     expect((await cachedRead(db, "page-0", page(100))).n).toBe(0);
+    // The eleventh pushes out the least recently used: page-1 (page-0 was just read).
     await cachedRead(db, "page-10", page(10));
-    expect((await cachedRead(db, "page-0", page(100))).n).toBe(100);
+    expect((await cachedRead(db, "page-0", page(100))).n).toBe(0);
+    expect((await cachedRead(db, "page-2", page(102))).n).toBe(2);
+    expect((await cachedRead(db, "page-1", page(101))).n).toBe(101);
+  });
+
+  it("holds at most 200 answers: the one many ask for stays while distinct ones churn", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    let hotReads = 0;
+    const hot = async () => asJson({ hot: ++hotReads });
+    await cachedRead(db, "hot", hot);
+    for (let n = 0; n < 1_000; n++) {
+      await cachedRead(db, `distinct-${n}`, async () => asJson({ n }));
+      if (n % 50 === 0) await cachedRead(db, "hot", hot);
+    }
+    expect(hotReads).toBe(1);
+    // Beside it, the latest 199 distinct ones: 801 to 999.
+    const readAgain = async (key: string) => {
+      let read = false;
+      await cachedRead(db, key, async () => ((read = true), asJson({ again: key })));
+      return read;
+    };
+    expect(await readAgain("distinct-999")).toBe(false);
+    expect(await readAgain("distinct-801")).toBe(false);
+    expect(await readAgain("distinct-800")).toBe(true);
   });
 });

@@ -12,6 +12,8 @@ import { commitGeneration } from "@/lib/db/commit-signal";
 /**
  * Bounds on memory whatever filters clients send: entries are whole pages (usually tens of
  * KB, up to LIMITS.pageBytes each), so both their number and their text's memory are bounded.
+ * Past either, the least recently used go first: traffic asking many distinct things (every
+ * filter, search and budget) churns through the cache while the pages many ask for stay.
  */
 const MAX_ENTRIES = 200;
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -64,16 +66,25 @@ export async function cachedRead<T extends JsonAnswer>(
   }
   const now = Date.now();
   const entry = cache.entries.get(key);
-  if (entry && now - entry.readAt < maxAgeMs) return entry.value as T;
+  if (entry && now - entry.readAt < maxAgeMs) {
+    // Moved last: a Map iterates in insertion order, so the first is the least recently used.
+    cache.entries.delete(key);
+    cache.entries.set(key, entry);
+    return entry.value as T;
+  }
   const value = await read();
   // Read under `generation`: worth keeping only if no commit was noted while it ran.
   if (commitGeneration(db) === generation && cache.generation === generation) {
     const bytes = retainedBytes(value);
     const stale = cache.entries.get(key);
-    if (stale) cache.bytes -= stale.bytes;
-    if (cache.entries.size >= MAX_ENTRIES || cache.bytes + bytes > MAX_BYTES) {
-      cache.entries.clear();
-      cache.bytes = 0;
+    if (stale) {
+      cache.entries.delete(key);
+      cache.bytes -= stale.bytes;
+    }
+    for (const [oldest, old] of cache.entries) {
+      if (cache.entries.size < MAX_ENTRIES && cache.bytes + bytes <= MAX_BYTES) break;
+      cache.entries.delete(oldest);
+      cache.bytes -= old.bytes;
     }
     cache.entries.set(key, { readAt: now, value, bytes });
     cache.bytes += bytes;
