@@ -1,7 +1,7 @@
 // The read cache's rule alone: an answer is served again only while no commit has been noted
 // since it was read, and only while the process is told of every commit. (Over HTTP, with
 // real writes and two servers: tests/http/read-cache.test.ts.)
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db";
 import { commitGeneration, informedBySelf, noteCommit } from "@/lib/db/commit-signal";
 import { cachedRead } from "./read-cache";
@@ -18,6 +18,8 @@ function counter() {
 }
 
 describe("cachedRead", () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it("reads every time while the process is not told of every commit", async () => {
     const db = newDatabaseKey();
     const read = counter();
@@ -88,6 +90,26 @@ describe("cachedRead", () => {
     expect((await cachedRead(db, "page-0", page(100))).n).toBe(0);
     expect((await cachedRead(db, "page-2", page(102))).n).toBe(2);
     expect((await cachedRead(db, "page-1", page(101))).n).toBe(101);
+  });
+
+  it("takes an expired answer's place and size out when it reads it again", async () => {
+    const db = newDatabaseKey();
+    informedBySelf(db);
+    const start = Date.now();
+    const now = vi.spyOn(Date, "now").mockReturnValue(start);
+    const page = (n: number) => async () => ({ n, json: "x".repeat(1.5 * 1024 * 1024) });
+    await cachedRead(db, "page-9", page(9));
+    // An hour on (READ_CACHE_SECONDS is at most 3,600): page-9 has expired; nine more fit.
+    now.mockReturnValue(start + 3_601_000);
+    for (let n = 0; n < 9; n++) await cachedRead(db, `page-${n}`, page(n));
+    // Read again: the new answer replaces the old one, in place and in size (27 + 3 MiB).
+    expect((await cachedRead(db, "page-9", page(109))).n).toBe(109);
+    expect((await cachedRead(db, "page-0", page(100))).n).toBe(0);
+    // And it is now the most recently used: the next pages push out page-1 and page-2 first.
+    await cachedRead(db, "page-10", page(10));
+    await cachedRead(db, "page-11", page(11));
+    expect((await cachedRead(db, "page-9", page(209))).n).toBe(109);
+    expect((await cachedRead(db, "page-3", page(103))).n).toBe(3);
   });
 
   it("holds at most 200 answers: the one many ask for stays while distinct ones churn", async () => {
