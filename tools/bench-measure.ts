@@ -97,6 +97,24 @@ export async function warmUp(autocannon: Autocannon, targets: Target[], settings
 }
 
 /**
+ * Each round's real rate over its ceiling's, in the order run. The machine's own noise shows
+ * here: on a shared host two rounds of the same code seconds apart have read 20 to 35 points
+ * apart (docs/benchmarks/2026-11-27-noise.md), so a ratio near its goal is read with them.
+ */
+export function roundRatios(real: AutocannonResult[], ceiling: AutocannonResult[]): number[] {
+  if (real.length !== ceiling.length) throw new Error("each round runs both sides");
+  const rate = (result: AutocannonResult) => result.requests.total / result.duration;
+  return real.map((result, round) => rate(result) / rate(ceiling[round]!));
+}
+
+/** The rounds' spread, lowest to highest: `51%–58%`, or one figure for one round. */
+export function formatSpread(ratios: number[], format: (ratio: number) => string): string {
+  const low = format(Math.min(...ratios));
+  const high = format(Math.max(...ratios));
+  return low === high ? low : `${low}–${high}`;
+}
+
+/**
  * Real and ceiling, warmed up, then `rounds` rounds each, alternating which goes first.
  * `around` wraps each measured run (the CPU each side used is counted around it).
  */
@@ -109,7 +127,7 @@ export async function sideBySide(
     which: "real" | "ceiling",
     run: () => Promise<AutocannonResult>,
   ) => Promise<AutocannonResult> = (_, run) => run(),
-): Promise<{ real: Stats; ceiling: Stats }> {
+): Promise<{ real: Stats; ceiling: Stats; rounds: number[] }> {
   const { connections, duration, rounds } = settings;
   await warmUp(autocannon, [real, ceiling], settings);
   const results = { real: [] as AutocannonResult[], ceiling: [] as AutocannonResult[] };
@@ -122,7 +140,11 @@ export async function sideBySide(
       );
     }
   }
-  return { real: summarize(results.real), ceiling: summarize(results.ceiling) };
+  return {
+    real: summarize(results.real),
+    ceiling: summarize(results.ceiling),
+    rounds: roundRatios(results.real, results.ceiling),
+  };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -57,6 +57,8 @@ async function allReady(server: NextServer, workers: number) {
   }
 }
 
+const times = (value: number) => `${value.toFixed(2)}×`;
+
 /** The load as autocannon's target on `server`. */
 const loadOn = (server: NextServer, requests: BenchRequest[]): Target => ({
   url: server.url,
@@ -96,7 +98,8 @@ export async function workersGoal(
     console.log(
       `\n  ${workers} workers vs 1 (${load}): ` +
         `${measured.real.perSecond.toFixed(0)} vs ${measured.ceiling.perSecond.toFixed(0)} req/s ` +
-        `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms), ` +
+        `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms; rounds ` +
+        `${measured.rounds.map(times).join(", ")}), ` +
         `${os.availableParallelism()} cores` +
         `\n    ${workers} workers: ${formatShares(sharesOf(cpu.tallies.real))}` +
         `\n    1 worker: ${formatShares(sharesOf(cpu.tallies.ceiling))}`,
@@ -105,7 +108,7 @@ export async function workersGoal(
       `${workers} workers vs 1 on ${os.availableParallelism()} cores: throughput`,
       measured.real.perSecond / measured.ceiling.perSecond,
       { atLeast: GOAL },
-      (value) => `${value.toFixed(2)}×`,
+      times,
     );
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

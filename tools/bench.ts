@@ -52,6 +52,7 @@ import {
   type Goal,
   loadAutocannon,
   type Autocannon,
+  formatSpread,
   percent,
   printGoals,
   printTable,
@@ -278,13 +279,25 @@ interface Row {
   bytes: number;
   real: Stats;
   ceiling: Stats;
+  /** Each round's ratio (bench-measure.ts roundRatios). */
+  rounds: number[];
 }
 
 const ratio = (row: Row) => row.real.perSecond / row.ceiling.perSecond;
 
 function printRows(rows: Row[]) {
   printTable(
-    ["jobs", "endpoint", "bytes", "req/s", "p50/p99 ms", "ceiling req/s", "p50/p99 ms", "ratio"],
+    [
+      "jobs",
+      "endpoint",
+      "bytes",
+      "req/s",
+      "p50/p99 ms",
+      "ceiling req/s",
+      "p50/p99 ms",
+      "ratio",
+      "rounds",
+    ],
     rows.map((row) => [
       fmt(row.size),
       row.name,
@@ -294,6 +307,7 @@ function printRows(rows: Row[]) {
       row.ceiling.perSecond.toFixed(0),
       `${row.ceiling.p50.toFixed(0)} / ${row.ceiling.p99.toFixed(0)}`,
       percent(ratio(row)),
+      formatSpread(row.rounds, percent),
     ]),
   );
 }
@@ -429,7 +443,8 @@ async function benchReads(
         rows.push(row);
         console.log(
           `  ${name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
-            `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))})` +
+            `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))}; rounds ` +
+            `${row.rounds.map(percent).join(", ")})` +
             `\n    CPU a request, real: ${formatPerRequest(cpu.tallies.real)}` +
             `\n    CPU a request, ceiling: ${formatPerRequest(cpu.tallies.ceiling)}`,
         );
@@ -520,7 +535,8 @@ async function listAcrossSizes(
     console.log(
       `\n  list, side by side: ${measured.real.perSecond.toFixed(0)} req/s at ${fmt(large)} jobs, ` +
         `${measured.ceiling.perSecond.toFixed(0)} req/s at ${fmt(small)} ` +
-        `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms)`,
+        `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms; ` +
+        `rounds ${measured.rounds.map(percent).join(", ")})`,
     );
     return ratioGoal(
       `list at ${fmt(large)} vs at ${fmt(small)} jobs, side by side`,
