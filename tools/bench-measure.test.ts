@@ -10,7 +10,8 @@ import {
 
 /** What autocannon would answer for `total` requests over `duration` seconds. */
 const result = (total: number, duration = 2): AutocannonResult => ({
-  requests: { total, average: total / duration, p50: 0, p99: 0 },
+  // A round's rate is its total over its duration; the histogram's fields are not read.
+  requests: { total, average: 0, p50: 0, p99: 0 },
   latency: { average: 1, p50: 1, p99: 2 },
   duration,
   errors: 0,

@@ -98,8 +98,9 @@ export async function warmUp(autocannon: Autocannon, targets: Target[], settings
 
 /**
  * Each round's real rate over its ceiling's, in the order run. The machine's own noise shows
- * here: on a shared host two rounds of the same code seconds apart have read 20 to 35 points
- * apart (docs/benchmarks/2026-11-27-noise.md), so a ratio near its goal is read with them.
+ * here: on a shared host a row's rounds, seconds apart, have read up to 35 points apart on
+ * the same code (docs/benchmarks/2026-11-27-noise.md), so a ratio near its goal is read with
+ * them.
  */
 export function roundRatios(real: AutocannonResult[], ceiling: AutocannonResult[]): number[] {
   if (real.length !== ceiling.length) throw new Error("each round runs both sides");
@@ -170,6 +171,8 @@ export interface Goal {
 }
 
 export const percent = (ratio: number) => `${(100 * ratio).toFixed(0)}%`;
+/** A ratio of two throughputs or times, as `1.27×`. */
+export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
 /** A ratio that must reach `at least` (or stay within `at most`). */
 export function ratioGoal(

@@ -26,7 +26,7 @@ import {
   cpuSnapshot,
   formatShares,
 } from "./bench-cpu";
-import { type Goal, percent, ratioGoal } from "./bench-measure";
+import { type Goal, percent, ratioGoal, times } from "./bench-measure";
 
 export interface PaymentBurstResult {
   payments: number;
@@ -215,7 +215,6 @@ export async function benchPayments(options: {
     `the chain alone: ${rate.transfers} transfers from one key in ${fixed(rate.seconds)} s = ` +
       `${fixed(rate.perSecond)} transfers/s\n${burst("one gas key", oneKey)}\n${burst("two gas keys", twoKeys)}`,
   );
-  const times = (value: number) => `${value.toFixed(2)}×`;
   return [
     ratioGoal(
       "payments burst, one gas key, vs the chain's one-key transfer rate",

@@ -11,6 +11,7 @@ import {
   type Settings,
   sideBySide,
   type Target,
+  times,
 } from "./bench-measure";
 import { cpuAroundRuns, formatShares, sharesOf } from "./bench-cpu";
 import type { NextServer } from "./next-server";
@@ -56,8 +57,6 @@ async function allReady(server: NextServer, workers: number) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
-const times = (value: number) => `${value.toFixed(2)}×`;
 
 /** The load as autocannon's target on `server`. */
 const loadOn = (server: NextServer, requests: BenchRequest[]): Target => ({

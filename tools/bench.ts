@@ -59,6 +59,7 @@ import {
   ratioGoal,
   sideBySide,
   type Stats,
+  times,
   warmUp,
   type Target,
 } from "./bench-measure";
@@ -456,12 +457,7 @@ async function benchReads(
     const sized = (name: string) => rows.find((row) => row.size === size && row.name === name)!;
     const list = sized("GET /api/v1/jobs?status=open&limit=50");
     const p99Goal = (name: string, row: Row) =>
-      ratioGoal(
-        name,
-        row.real.p99 / row.ceiling.p99,
-        { atMost: 2 },
-        (value) => `${value.toFixed(2)}×`,
-      );
+      ratioGoal(name, row.real.p99 / row.ceiling.p99, { atMost: 2 }, times);
     goals.push(
       ratioGoal(`list, ${fmt(size)} jobs${cacheNote}: throughput`, ratio(list), { atLeast: 0.7 }),
     );
@@ -603,7 +599,7 @@ async function benchWrites(
           steps[step].total.toFixed(1),
           `${steps[step].db.toFixed(1)} (${steps[step].dbCalls})`,
           `${steps[step].chain.toFixed(1)} (${steps[step].chainCalls})`,
-          `${(steps[step].total / waited(step)).toFixed(2)}×`,
+          times(steps[step].total / waited(step)),
         ]),
         1,
       );
@@ -614,7 +610,7 @@ async function benchWrites(
           "lifecycle: server time vs its db + chain time",
           total / waits,
           { atMost: 1.5 },
-          (value) => `${value.toFixed(2)}×`,
+          times,
         ),
       );
     }
