@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   type Autocannon,
   type AutocannonResult,
+  formatRounds,
   formatSpread,
   percent,
   roundRatios,
@@ -70,5 +71,11 @@ describe("formatSpread", () => {
   it("gives one figure when the rounds read the same", () => {
     expect(formatSpread([0.551, 0.549], percent)).toBe("55%");
     expect(formatSpread([0.6], percent)).toBe("60%");
+  });
+});
+
+describe("formatRounds", () => {
+  it("gives each round in the order run", () => {
+    expect(formatRounds([0.58, 0.82, 0.72], percent)).toBe("58%, 82%, 72%");
   });
 });

@@ -77,12 +77,17 @@ async function run(autocannon: Autocannon, target: Target, connections: number, 
   return result;
 }
 
-function summarize(results: AutocannonResult[]): Stats {
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+/** Requests per second over the runs given: their requests over their time. */
+function rate(results: AutocannonResult[]): number {
   const total = results.reduce((sum, result) => sum + result.requests.total, 0);
   const seconds = results.reduce((sum, result) => sum + result.duration, 0);
+  return total / seconds;
+}
+
+function summarize(results: AutocannonResult[]): Stats {
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   return {
-    perSecond: total / seconds,
+    perSecond: rate(results),
     p50: mean(results.map((result) => result.latency.p50)),
     p99: mean(results.map((result) => result.latency.p99)),
   };
@@ -104,8 +109,7 @@ export async function warmUp(autocannon: Autocannon, targets: Target[], settings
  */
 export function roundRatios(real: AutocannonResult[], ceiling: AutocannonResult[]): number[] {
   if (real.length !== ceiling.length) throw new Error("each round runs both sides");
-  const rate = (result: AutocannonResult) => result.requests.total / result.duration;
-  return real.map((result, round) => rate(result) / rate(ceiling[round]!));
+  return real.map((result, round) => rate([result]) / rate([ceiling[round]!]));
 }
 
 /** The rounds' spread, lowest to highest: `51%–58%`, or one figure for one round. */
@@ -113,6 +117,11 @@ export function formatSpread(ratios: number[], format: (ratio: number) => string
   const low = format(Math.min(...ratios));
   const high = format(Math.max(...ratios));
   return low === high ? low : `${low}–${high}`;
+}
+
+/** Each round's figure in the order run: `58%, 82%, 72%`. */
+export function formatRounds(ratios: number[], format: (ratio: number) => string): string {
+  return ratios.map(format).join(", ");
 }
 
 /**

@@ -6,6 +6,7 @@
 import os from "node:os";
 import {
   type Autocannon,
+  formatRounds,
   type Goal,
   ratioGoal,
   type Settings,
@@ -98,7 +99,7 @@ export async function workersGoal(
       `\n  ${workers} workers vs 1 (${load}): ` +
         `${measured.real.perSecond.toFixed(0)} vs ${measured.ceiling.perSecond.toFixed(0)} req/s ` +
         `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms; rounds ` +
-        `${measured.rounds.map(times).join(", ")}), ` +
+        `${formatRounds(measured.rounds, times)}), ` +
         `${os.availableParallelism()} cores` +
         `\n    ${workers} workers: ${formatShares(sharesOf(cpu.tallies.real))}` +
         `\n    1 worker: ${formatShares(sharesOf(cpu.tallies.ceiling))}`,

@@ -52,6 +52,7 @@ import {
   type Goal,
   loadAutocannon,
   type Autocannon,
+  formatRounds,
   formatSpread,
   percent,
   printGoals,
@@ -445,7 +446,7 @@ async function benchReads(
         console.log(
           `  ${name}: ${row.real.perSecond.toFixed(0)} req/s vs ceiling ` +
             `${row.ceiling.perSecond.toFixed(0)} (${percent(ratio(row))}; rounds ` +
-            `${row.rounds.map(percent).join(", ")})` +
+            `${formatRounds(row.rounds, percent)})` +
             `\n    CPU a request, real: ${formatPerRequest(cpu.tallies.real)}` +
             `\n    CPU a request, ceiling: ${formatPerRequest(cpu.tallies.ceiling)}`,
         );
@@ -532,7 +533,7 @@ async function listAcrossSizes(
       `\n  list, side by side: ${measured.real.perSecond.toFixed(0)} req/s at ${fmt(large)} jobs, ` +
         `${measured.ceiling.perSecond.toFixed(0)} req/s at ${fmt(small)} ` +
         `(p99 ${measured.real.p99.toFixed(0)} vs ${measured.ceiling.p99.toFixed(0)} ms; ` +
-        `rounds ${measured.rounds.map(percent).join(", ")})`,
+        `rounds ${formatRounds(measured.rounds, percent)})`,
     );
     return ratioGoal(
       `list at ${fmt(large)} vs at ${fmt(small)} jobs, side by side`,
