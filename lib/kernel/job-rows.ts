@@ -21,9 +21,9 @@ const isoSql = (column: string) =>
  * (at most 10 + 6 digits, within a double's round trip) without trailing zeros, as JSON
  * writes it. array_to_json and row_to_json write compact JSON (json_agg would not). The
  * attachments are aggregated only for a job that has some (a delivery's): most jobs in a list
- * have none, and their empty aggregate cost a sixth of a 50-job page's statement at a million
- * jobs where an EXISTS probe of the index costs little (pgbench, 2026-11-27: 4,580-5,120
- * against 5,530-5,970 pages a second).
+ * have none, and their empty aggregate cost about a sixth of a 50-job page's statement at a
+ * million jobs where an EXISTS probe of the index costs little (pgbench, 2026-11-27, three
+ * alternated pairs: 4,579, 4,974, 5,116 against 5,533, 5,903, 5,971 pages a second).
  */
 const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
     j."id", j."title", j."description", j."category",
