@@ -4,6 +4,7 @@ import { errorForLog } from "@/lib/platform/redact";
 import { describeUnavailable, isUnavailableError, logOutage } from "@/lib/platform/unavailable";
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db";
+import { setBounded } from "@/lib/shared/bounded-map";
 
 /**
  * Fixed-window rate limiting behind one interface. The counters live where every server
@@ -193,9 +194,8 @@ export class LocalFirstLimiter {
     for (const key of keys) {
       let entry = this.counts.get(key);
       if (!entry || entry.resetAt <= now) {
-        if (this.counts.size >= MAX_LOCAL_KEYS) this.dropOldest();
         entry = { resetAt: now + this.windowMs, shared: 0, pending: 0 };
-        this.counts.set(key, entry);
+        setBounded(this.counts, key, entry, MAX_LOCAL_KEYS);
       }
       entry.pending += 1;
       if (entry.shared + entry.pending > limitPerMinute) {
@@ -244,11 +244,6 @@ export class LocalFirstLimiter {
       });
     }, LOCAL_SYNC_INTERVAL_MS);
     this.timer.unref();
-  }
-
-  private dropOldest() {
-    const oldest = this.counts.keys().next();
-    if (!oldest.done) this.counts.delete(oldest.value);
   }
 }
 

@@ -5,6 +5,7 @@ import { cache } from "react";
 import type { Address } from "viem";
 import { isProduction } from "@/lib/platform/config";
 import { getDb } from "@/lib/db";
+import { setBounded } from "@/lib/shared/bounded-map";
 import { getSessionSecret } from "./secret";
 import {
   type ActiveSession,
@@ -90,10 +91,8 @@ export async function sessionIdOf(sealed: string, now = Date.now()): Promise<str
   if (!issued) return sid;
   // The HMAC that just verified covers the expiration (milliseconds; empty when none).
   const expiration = Number(issued[1] || Infinity);
-  if (verifiedSeals.size >= VERIFIED_SEALS.max) {
-    verifiedSeals.delete(verifiedSeals.keys().next().value!);
-  }
-  verifiedSeals.set(sealed, { sid, usableUntil: Math.min(expiration, now + VERIFIED_SEALS.ms) });
+  const usableUntil = Math.min(expiration, now + VERIFIED_SEALS.ms);
+  setBounded(verifiedSeals, sealed, { sid, usableUntil }, VERIFIED_SEALS.max);
   return sid;
 }
 

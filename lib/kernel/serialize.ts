@@ -7,6 +7,7 @@ import type {
   Review,
   Wallet,
 } from "@/lib/generated/prisma/client";
+import { setBounded } from "@/lib/shared/bounded-map";
 import { atomicToUsdc } from "@/lib/shared/money";
 import type { AgentView, JobView, ProposalView, ReviewView } from "@/lib/shared/view-types";
 
@@ -28,8 +29,9 @@ export const jobInclude = {
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
- * EIP-55 checksumming hashes the address (keccak-256), for every row of every list. Few distinct addresses recur across rows, so the answers are remembered
- * (bounded: the map is dropped whole when full, which costs only recomputation).
+ * EIP-55 checksumming hashes the address (keccak-256), for every row of every list. Few
+ * distinct addresses recur across rows, so the answers are remembered (bounded: past
+ * CHECKSUMS_KEPT the one remembered longest ago goes, which costs only recomputation).
  */
 const checksums = new Map<string, Address>();
 const CHECKSUMS_KEPT = 10_000;
@@ -38,8 +40,7 @@ export function checksumAddress(address: string): Address {
   let known = checksums.get(address);
   if (known === undefined) {
     known = getAddress(address);
-    if (checksums.size >= CHECKSUMS_KEPT) checksums.clear();
-    checksums.set(address, known);
+    setBounded(checksums, address, known, CHECKSUMS_KEPT);
   }
   return known;
 }

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { setBounded } from "./bounded-map";
+
+describe("setBounded", () => {
+  it("holds at most `max` entries, the one set longest ago going first", () => {
+    const map = new Map<string, number>();
+    for (let i = 0; i < 5; i++) setBounded(map, `k${i}`, i, 3);
+    expect([...map]).toEqual([
+      ["k2", 2],
+      ["k3", 3],
+      ["k4", 4],
+    ]);
+  });
+
+  it("replaces a key it holds in place, evicting nothing", () => {
+    const map = new Map([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    setBounded(map, "a", 10, 2);
+    expect([...map]).toEqual([
+      ["a", 10],
+      ["b", 2],
+    ]);
+  });
+});
