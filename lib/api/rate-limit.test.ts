@@ -175,6 +175,30 @@ describe.each(setups)("$name", (setup) => {
     expect(two.check([`${key}-other`], 10).allowed).toBe(true);
   });
 
+  it("reads: past its bound on keys, drops the window started longest ago", async () => {
+    const id = randomBytes(4).toString("hex");
+    const [a, b, c] = ["a", "b", "c"].map((name) => `bound-${name}-${id}`) as [
+      string,
+      string,
+      string,
+    ];
+    const full = new LocalFirstLimiter(() => stores.a, 60_000, 2);
+    expect([a, a, b].map((key) => full.check([key], 1).allowed)).toEqual([true, false, true]);
+    // c's window drops a's, the oldest: a counts from nothing again (its hits never reached
+    // the store, which a sync would have told every process).
+    expect(full.check([c], 1).allowed).toBe(true);
+    expect(full.check([a], 1).allowed).toBe(true);
+    expect(full.check([c], 1).allowed).toBe(false);
+
+    // A window that ends and starts again is the newest: c's arrival then drops b's, not a's.
+    const renewed = new LocalFirstLimiter(() => stores.a, 100, 2);
+    expect([a, b].map((key) => renewed.check([`${key}-r`], 1).allowed)).toEqual([true, true]);
+    await sleep(150);
+    expect(renewed.check([`${a}-r`], 1).allowed).toBe(true);
+    expect(renewed.check([`${c}-r`], 1).allowed).toBe(true);
+    expect(renewed.check([`${a}-r`], 1).allowed).toBe(false);
+  });
+
   it("removes ended windows", async () => {
     const key = `gone-${randomBytes(4).toString("hex")}`;
     await stores.a.hit(key, 200);

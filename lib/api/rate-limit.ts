@@ -185,6 +185,7 @@ export class LocalFirstLimiter {
   constructor(
     private readonly store: () => RateLimitStore,
     private readonly windowMs = 60_000,
+    private readonly maxKeys = MAX_LOCAL_KEYS,
   ) {}
 
   /** Counts one hit on every key; refused when any key is over `limitPerMinute`. */
@@ -195,7 +196,9 @@ export class LocalFirstLimiter {
       let entry = this.counts.get(key);
       if (!entry || entry.resetAt <= now) {
         entry = { resetAt: now + this.windowMs, shared: 0, pending: 0 };
-        setBounded(this.counts, key, entry, MAX_LOCAL_KEYS);
+        // A window started now is the newest: last in the order the bound drops from.
+        this.counts.delete(key);
+        setBounded(this.counts, key, entry, this.maxKeys);
       }
       entry.pending += 1;
       if (entry.shared + entry.pending > limitPerMinute) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { setBounded } from "./bounded-map";
 
 describe("setBounded", () => {
-  it("holds at most `max` entries, the one set longest ago going first", () => {
+  it("holds at most `max` entries, the key added longest ago going first", () => {
     const map = new Map<string, number>();
     for (let i = 0; i < 5; i++) setBounded(map, `k${i}`, i, 3);
     expect([...map]).toEqual([

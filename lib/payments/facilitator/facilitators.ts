@@ -28,6 +28,8 @@ import { pendingSettlementsInNode } from "./pending-settlements";
 import { type BalanceWatch, SenderPool } from "./sender-pool";
 import { verifiedByTheChain } from "./verify-by-chain";
 import { timedRpcFetch } from "@/lib/platform/server-timing";
+import { setBounded } from "@/lib/shared/bounded-map";
+import { RecentMap } from "@/lib/shared/recent-map";
 
 export type { FacilitatorClient };
 
@@ -63,24 +65,6 @@ export interface SelfHostedOptions {
 
 type ChainSettings = Pick<SettlementNetwork, "name" | "network" | "chain" | "rpcUrl">;
 
-/** How long an address found without code (or with a delegation) is taken as such. */
-const CODE_RECHECK_MS = 5_000;
-
-function rememberChangeable(
-  changeable: Map<Address, { code: Hex | undefined; at: number }>,
-  address: Address,
-  code: Hex | undefined,
-) {
-  const now = Date.now();
-  changeable.delete(address);
-  changeable.set(address, { code, at: now });
-  // Oldest first: drop what has expired, and never keep more than 10,000.
-  for (const [oldest, entry] of changeable) {
-    if (changeable.size <= 10_000 && now - entry.at < CODE_RECHECK_MS) break;
-    changeable.delete(oldest);
-  }
-}
-
 /** A facilitator that settles with our own keys, each key's transactions in nonce order. */
 export function createSelfHostedFacilitator(
   settlement: ChainSettings,
@@ -105,20 +89,23 @@ export function createSelfHostedFacilitator(
   // payer's twice each time: once to classify its signature, once to check it). A contract's
   // code does not change once deployed (SELFDESTRUCT no longer removes it), so code found is
   // kept; an address without code (an EOA, a wallet not yet deployed) or with an EIP-7702
-  // delegation (0xef0100…), which its owner may change, is asked again once CODE_RECHECK_MS
-  // have passed: one payment's verify and settle ask once. Which check x402 makes of a
-  // signature depends on it; the token checks the signature itself on chain whatever it was.
+  // delegation (0xef0100…), which its owner may change, is asked again once 5 s have passed:
+  // one payment's verify and settle ask once. Which check x402 makes of a signature depends on
+  // it; the token checks the signature itself on chain whatever it was.
   const deployed = new Map<Address, Hex>();
-  const changeable = new Map<Address, { code: Hex | undefined; at: number }>();
+  const changeable = new RecentMap<Address, { code: Hex | undefined }>({
+    maxAgeMs: 5_000,
+    max: 10_000,
+  });
   const contractCode = async (address: Address) => {
     const known = deployed.get(address);
     if (known) return known;
     const recent = changeable.get(address);
-    if (recent && Date.now() - recent.at < CODE_RECHECK_MS) return recent.code;
+    if (recent) return recent.code;
     const code = await client.getCode({ address });
     const immutable = code && code !== "0x" && !code.toLowerCase().startsWith("0xef0100");
-    if (immutable && deployed.size < 10_000) deployed.set(address, code);
-    if (!immutable) rememberChangeable(changeable, address, code);
+    if (immutable) setBounded(deployed, address, code, 10_000);
+    else changeable.set(address, { code });
     return code;
   };
   type ReadArgs = Parameters<typeof client.readContract>[0];

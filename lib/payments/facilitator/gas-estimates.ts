@@ -5,35 +5,28 @@
 // more). An estimate fails exactly where the call reverts, so it serves as the simulation, and
 // its figure is kept here for the send of the same calldata that follows (issue 27).
 import type { Hex } from "viem";
+import { RecentMap } from "@/lib/shared/recent-map";
 import type { SendRequest } from "./sender";
 
-/** How long an estimate may serve its send: about a settlement's verify-to-broadcast time. */
-const KEEP_MS = 30_000;
-const LIMIT = 1_000;
-
 export class GasEstimates {
-  private readonly kept = new Map<string, { gas: bigint; at: number }>();
+  /** An estimate serves its send for about a settlement's verify-to-broadcast time. */
+  private readonly kept = new RecentMap<string, bigint>({ maxAgeMs: 30_000, max: 1_000 });
 
   constructor(private readonly estimate: (request: SendRequest) => Promise<bigint>) {}
 
   /** Estimates `request` now (rejecting as the call would revert) and keeps the figure. */
   async simulate(request: SendRequest): Promise<bigint> {
     const gas = await this.estimate(request);
-    const now = Date.now();
-    this.kept.set(keyOf(request), { gas, at: now });
-    for (const [key, entry] of this.kept) {
-      if (this.kept.size <= LIMIT && now - entry.at <= KEEP_MS) break;
-      this.kept.delete(key);
-    }
+    this.kept.set(keyOf(request), gas);
     return gas;
   }
 
   /** The figure kept for exactly this request, once (a later send of it estimates again). */
   take(request: SendRequest): bigint | undefined {
     const key = keyOf(request);
-    const entry = this.kept.get(key);
+    const gas = this.kept.get(key);
     this.kept.delete(key);
-    return entry && Date.now() - entry.at <= KEEP_MS ? entry.gas : undefined;
+    return gas;
   }
 }
 

@@ -10,16 +10,10 @@ import {
   type TransactionReceipt,
   WaitForTransactionReceiptTimeoutError,
 } from "viem";
+import { RecentMap } from "@/lib/shared/recent-map";
 
 /** Beyond this many new blocks at once, asking for each waited receipt is cheaper than reading the blocks. */
 const MAX_BLOCKS_PER_SCAN = 32;
-
-/**
- * Receipts handed out are kept this long (and at most RECENT_LIMIT of them), so that the
- * settlement that waited for one can check it without asking the chain again (recent()).
- */
-const RECENT_MS = 60_000;
-const RECENT_LIMIT = 2_000;
 
 interface Waiter {
   resolve(receipt: TransactionReceipt): void;
@@ -34,8 +28,14 @@ export class ReceiptWatcher {
   private running = false;
   /** How many receipt lookups the watcher made (a test reads it). */
   lookups = 0;
-  /** Receipts delivered lately, oldest first (a Map keeps insertion order). */
-  private readonly delivered = new Map<Hex, { receipt: TransactionReceipt; at: number }>();
+  /**
+   * Receipts handed out in the last minute (at most 2,000), so that the settlement that waited
+   * for one can check it without asking the chain again (recent()).
+   */
+  private readonly delivered = new RecentMap<Hex, TransactionReceipt>({
+    maxAgeMs: 60_000,
+    max: 2_000,
+  });
 
   constructor(
     private readonly client: PublicClient,
@@ -68,25 +68,14 @@ export class ReceiptWatcher {
     else this.waiters.delete(hash);
   }
 
-  /** A receipt this watcher handed out in the last RECENT_MS, if any. */
+  /** A receipt this watcher handed out lately, if any. */
   recent(hash: Hex): TransactionReceipt | undefined {
-    const entry = this.delivered.get(hash.toLowerCase() as Hex);
-    return entry && Date.now() - entry.at <= RECENT_MS ? entry.receipt : undefined;
-  }
-
-  private remember(hash: Hex, receipt: TransactionReceipt) {
-    const now = Date.now();
-    this.delivered.delete(hash);
-    this.delivered.set(hash, { receipt, at: now });
-    for (const [oldest, entry] of this.delivered) {
-      if (this.delivered.size <= RECENT_LIMIT && now - entry.at <= RECENT_MS) break;
-      this.delivered.delete(oldest);
-    }
+    return this.delivered.get(hash.toLowerCase() as Hex);
   }
 
   private deliver(receipt: TransactionReceipt) {
     const hash = receipt.transactionHash.toLowerCase() as Hex;
-    this.remember(hash, receipt);
+    this.delivered.set(hash, receipt);
     const waiting = this.waiters.get(hash);
     this.waiters.delete(hash);
     for (const waiter of waiting ?? []) waiter.resolve(receipt);
