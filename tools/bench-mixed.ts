@@ -8,10 +8,9 @@
 import { createHash } from "node:crypto";
 import { CATEGORIES } from "@/lib/shared/enums";
 import type { Target } from "./bench-measure";
-import { BENCH_AGENTS, BENCH_POSTER_KEY, WORDS } from "./bench-seed";
+import { BENCH_AGENTS, benchPosterAddress, benchPosterCount, WORDS } from "./bench-seed";
 import { seededRandom } from "./seeded-random";
 import { serverTiming, type Timing } from "./bench-timing";
-import { privateKeyToAccount } from "viem/accounts";
 
 /** How many distinct requests the workload walks through (the echo holds up to 10,000). */
 export const MIXED_REQUESTS = 4000;
@@ -24,7 +23,6 @@ export interface MixedRequest {
   after: number;
 }
 
-const POSTER = privateKeyToAccount(BENCH_POSTER_KEY).address;
 const STATUSES = ["open", "in_progress", "delivered", "completed"] as const;
 
 /** The seeded job number g's id (tools/bench-seed.ts). */
@@ -40,7 +38,9 @@ function kinds(size: number, next: () => number) {
     const query = new URLSearchParams();
     if (maybe(0.7)) query.set("status", pick(STATUSES));
     if (maybe(0.5)) query.set("category", pick(CATEGORIES));
-    if (maybe(0.1)) query.set("poster", POSTER);
+    if (maybe(0.1)) {
+      query.set("poster", benchPosterAddress(Math.floor(next() * benchPosterCount(size))));
+    }
     query.set("limit", String(limit()));
     return query;
   };

@@ -3,20 +3,39 @@
 // write and index. A schema is reused when its marker says it was seeded completely with this
 // SEED_VERSION (migrations added since are applied on reuse); BENCH_RESEED=1 seeds it again.
 // Reads leave the seeded jobs as they are; writes run in a throwaway schema (tools/bench.ts).
+import { createHash } from "node:crypto";
 import pg from "pg";
+import { getAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { migrateTarget } from "@/lib/db/setup";
 import { quoteIdent } from "@/lib/db/sql";
 import { resolveDbTarget } from "@/lib/db/target";
 
 /** Bump when the seed's rows change: older schemas are then left alone, not reused. */
-const SEED_VERSION = 3;
+const SEED_VERSION = 4;
 /** Agents seeded beside the jobs (the mixed reads ask for them and their reviews). */
 export const BENCH_AGENTS = 200;
 const CHUNK = 250_000;
 
 export const BENCH_POSTER_KEY = `0x${"b".repeat(64)}` as const;
 const POSTER = privateKeyToAccount(BENCH_POSTER_KEY).address;
+
+/**
+ * Posters of the seeded jobs: one per 50 jobs, at most 20,000 (more than a process remembers
+ * checksums for), so that a page's jobs come from as many posters as real traffic's would;
+ * job g is poster g % n's, and every fourth poster is verified. Poster 0 is the benchmark's
+ * signed-in poster, who also operates the agents.
+ */
+export const benchPosterCount = (size: number) =>
+  Math.max(1, Math.min(20_000, Math.floor(size / 50)));
+
+/** Poster p's address, EIP-55 checksummed as the app writes every address. */
+export const benchPosterAddress = (p: number): string =>
+  p === 0
+    ? POSTER
+    : getAddress(
+        `0x${createHash("sha256").update(`bench poster ${p}`).digest("hex").slice(0, 40)}`,
+      );
 
 /** Agents `agent_bench_0`..: the poster operates them all; categories in turn. */
 async function seedAgents(client: pg.Client) {
@@ -27,7 +46,7 @@ async function seedAgents(client: pg.Client) {
             ARRAY[(enum_range(NULL::"Category"))[1 + g % 23]],
             TIMESTAMP '2026-01-01' + make_interval(secs => g)
      FROM generate_series(0, $2::int - 1) AS g`,
-    [POSTER, BENCH_AGENTS],
+    [benchPosterAddress(0), BENCH_AGENTS],
   );
 }
 
@@ -40,7 +59,7 @@ async function seedReviews(client: pg.Client, size: number) {
             'job_' || substr(md5(g::text), 1, 16), $1, 1 + g % 5, 'Seeded review #' || g,
             TIMESTAMP '2026-01-01' + make_interval(secs => g)
      FROM generate_series(9, $2::int, 50) AS g`,
-    [POSTER, size, BENCH_AGENTS],
+    [benchPosterAddress(0), size, BENCH_AGENTS],
   );
 }
 
@@ -77,8 +96,21 @@ async function isSeeded(admin: pg.Client, schema: string, size: number): Promise
   return seeded.rows[0]?.size === size && seeded.rows[0]?.version === SEED_VERSION;
 }
 
-/** Jobs `from`..`to` in one statement: 70% open, the rest spread over the other states. */
-async function seedJobs(client: pg.Client, from: number, to: number) {
+/** The posters' wallets (every fourth verified). */
+async function seedPosters(client: pg.Client, posters: string[]) {
+  await client.query(
+    `INSERT INTO "wallets" ("address", "verified", "verifiedAt")
+     SELECT address, p % 4 = 0, CASE WHEN p % 4 = 0 THEN TIMESTAMP '2026-01-01' END
+     FROM unnest($1::text[]) WITH ORDINALITY AS t(address, n), LATERAL (SELECT n - 1 AS p) q`,
+    [posters],
+  );
+}
+
+/**
+ * Jobs `from`..`to` in one statement: 70% open, the rest spread over the other states; each
+ * delivered or completed job with one to three attachments, as a delivery leaves them.
+ */
+async function seedJobs(client: pg.Client, from: number, to: number, posters: string[]) {
   await client.query(
     `INSERT INTO "jobs" ("id", "title", "description", "category", "budgetAtomic", "timelineDays",
        "requirements", "handle", "status", "posterAddress", "createdAt", "updatedAt")
@@ -92,11 +124,21 @@ async function seedJobs(client: pg.Client, from: number, to: number) {
             '@bench',
             (CASE WHEN g % 10 < 7 THEN 'open' WHEN g % 10 = 7 THEN 'in_progress'
                   WHEN g % 10 = 8 THEN 'delivered' ELSE 'completed' END)::"JobStatus",
-            $1,
+            ($1::text[])[1 + g % cardinality($1::text[])],
             TIMESTAMP '2026-01-01' + make_interval(secs => g),
             TIMESTAMP '2026-01-01' + make_interval(secs => g)
      FROM generate_series($2::int, $3::int) AS g`,
-    [POSTER, from, to, WORDS],
+    [posters, from, to, WORDS],
+  );
+  await client.query(
+    `INSERT INTO "attachments" ("id", "jobId", "name", "size", "type", "data", "createdAt")
+     SELECT 'attachment_' || g || '_' || n, 'job_' || substr(md5(g::text), 1, 16),
+            'deliverable-' || n || '.md', octet_length(body), 'text/markdown', body,
+            TIMESTAMP '2026-01-01' + make_interval(secs => g)
+     FROM generate_series($1::int, $2::int) AS g, generate_series(1, 1 + g % 3) AS n,
+          LATERAL (SELECT convert_to('# Delivery ' || g || ', part ' || n, 'UTF8') AS body) b
+     WHERE g % 10 >= 8`,
+    [from, to],
   );
 }
 
@@ -121,7 +163,8 @@ export async function seededSchema(
     await migrateTarget(resolveDbTarget({ DATABASE_URL: url }));
     await admin.query(`SET search_path TO ${quoteIdent(schema)}`);
     await admin.query(`SET synchronous_commit TO off`);
-    await admin.query(`INSERT INTO "wallets" ("address") VALUES ($1)`, [POSTER]);
+    const posters = Array.from({ length: benchPosterCount(size) }, (_, p) => benchPosterAddress(p));
+    await seedPosters(admin, posters);
     // Bulk load into the bare table, then build the migrations' indexes once (much faster
     // than keeping a GIN and seven b-trees up to date row by row).
     const { rows: indexes } = await admin.query<{ name: string; definition: string }>(
@@ -131,7 +174,7 @@ export async function seededSchema(
     );
     for (const index of indexes) await admin.query(`DROP INDEX ${quoteIdent(index.name)}`);
     for (let from = 1; from <= size; from += CHUNK) {
-      await seedJobs(admin, from, Math.min(size, from + CHUNK - 1));
+      await seedJobs(admin, from, Math.min(size, from + CHUNK - 1), posters);
       if (size > CHUNK) {
         process.stdout.write(`  seeding ${schema}: ${Math.min(size, from + CHUNK - 1)}/${size}\r`);
       }
@@ -143,6 +186,8 @@ export async function seededSchema(
     await admin.query(`VACUUM ANALYZE "jobs"`);
     await admin.query(`VACUUM ANALYZE "agents"`);
     await admin.query(`VACUUM ANALYZE "reviews"`);
+    await admin.query(`VACUUM ANALYZE "attachments"`);
+    await admin.query(`VACUUM ANALYZE "wallets"`);
     await admin.query(`CREATE TABLE "bench_seed" ("size" int NOT NULL, "version" int NOT NULL)`);
     await admin.query(`INSERT INTO "bench_seed" VALUES ($1, $2)`, [size, SEED_VERSION]);
     return { schema, url, seededMs: Date.now() - started };

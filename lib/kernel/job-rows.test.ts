@@ -110,6 +110,8 @@ describe("checksumPosterAddresses", () => {
   const other = newWallet().address.toLowerCase();
   const job = (address: string, title = "t") =>
     JSON.stringify({ title, posterAddress: address, attachments: [] });
+  /** Upper case where EIP-55 would not have it all: a checksum no writer makes. */
+  const miscased = `0x${lower.slice(2, 41).toUpperCase()}${lower.slice(41)}`;
 
   it("checksums every poster's address of a page and leaves the rest byte for byte", () => {
     const page = `[${job(lower)},${job(other, "x")},${job(lower)}]`;
@@ -134,11 +136,19 @@ describe("checksumPosterAddresses", () => {
     }
   });
 
+  it("leaves an address with an upper-case letter as written, the EIP-55 form writers store", () => {
+    const checksummed = getAddress(other);
+    const page = `[${job(checksummed)},${job(lower)}]`;
+    expect(checksumPosterAddresses(page)).toBe(`[${job(checksummed)},${job(getAddress(lower))}]`);
+    // Taken as written, not checked: an address the app never stores.
+    expect(checksumPosterAddresses(job(miscased))).toBe(job(miscased));
+  });
+
   it("rewrites exactly what the regular expression it replaced would, on odd compositions", () => {
     const reference = (json: string) =>
-      json.replace(/"posterAddress":"(0x[0-9a-fA-F]{40})"/g, (_match, address: string) => {
-        return `"posterAddress":"${getAddress(address)}"`;
-      });
+      json.replace(/"posterAddress":"(0x[0-9a-fA-F]{40})"/g, (match, address: string) =>
+        /[A-F]/.test(address) ? match : `"posterAddress":"${getAddress(address)}"`,
+      );
     const pieces = [
       '"posterAddress":"',
       "0x",
@@ -149,6 +159,8 @@ describe("checksumPosterAddresses", () => {
       '"',
       "\\",
       lower,
+      getAddress(lower),
+      miscased,
       `0x${"a".repeat(40)}`,
       `"posterAddress":"${other}"`,
     ];

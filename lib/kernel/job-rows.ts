@@ -4,13 +4,13 @@
 // row_to_json over exactly those columns, in one statement per page, and the text passed
 // through to the answer. Building rows, then objects, then JSON in Node cost more than the
 // query itself on an uncached read. Only the EIP-55 checksum stays in Node (PostgreSQL has no
-// keccak-256): one pass over the page's text, answers remembered per address.
+// keccak-256): one pass over the page's text for the posters' addresses (view-json.ts).
 import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { KeyedJsonRow } from "./pagination";
-import { checksumAddress } from "./serialize";
 import { whereSql } from "./sorted-page";
+import { checksumStoredAddress } from "./view-json";
 
 /** An instant as Date#toISOString writes it (the columns hold UTC without a zone). */
 const isoSql = (column: string) =>
@@ -68,9 +68,10 @@ const POSTER_KEY = '"posterAddress":"';
 const ADDRESS = /^0x[0-9a-fA-F]{40}"/;
 
 /**
- * The text with every posterAddress checksummed. Only a key can be written `"posterAddress":"`
- * with bare quotes: inside a JSON string every quote is escaped. Found with indexOf rather than
- * a global regular expression: a fifth of its time over a 37 KB page (2026-11-27).
+ * The text with every posterAddress checksummed (checksumStoredAddress: as written when EIP-55
+ * text). Only a key can be written `"posterAddress":"` with bare quotes: inside a JSON string
+ * every quote is escaped. Found with indexOf rather than jsonFinisher's global regular
+ * expression: a fifth of its time over a 37 KB page (2026-11-27).
  */
 export function checksumPosterAddresses(json: string): string {
   const parts: string[] = [];
@@ -79,13 +80,17 @@ export function checksumPosterAddresses(json: string): string {
   // closing quote along, a miss moves one character on.
   for (let at = json.indexOf(POSTER_KEY); at !== -1; at = json.indexOf(POSTER_KEY, at)) {
     const address = at + POSTER_KEY.length;
-    if (!ADDRESS.test(json.slice(address, address + 43))) {
+    const candidate = json.slice(address, address + 43);
+    if (!ADDRESS.test(candidate)) {
       at += 1;
       continue;
     }
-    parts.push(json.slice(copied, address), checksumAddress(json.slice(address, address + 42)));
-    copied = address + 42;
     at = address + 43;
+    const stored = candidate.slice(0, 42);
+    const answered = checksumStoredAddress(stored);
+    if (answered === stored) continue;
+    parts.push(json.slice(copied, address), answered);
+    copied = address + 42;
   }
   if (copied === 0) return json;
   parts.push(json.slice(copied));

@@ -179,4 +179,11 @@ describe("finishAgentJson", () => {
         `"walletAddress":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","totalPaidUsdc":${total}}`,
     );
   });
+
+  it("takes an address with an upper-case letter as written (writers store getAddress's form)", () => {
+    const checksummed = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const miscased = "0x5AAEB6053f3e94c9b9a09f33669435e7ef1beaed";
+    const text = `{"walletAddress":"${checksummed}","operatorAddress":"${miscased}"}`;
+    expect(finishAgentJson(text)).toBe(text);
+  });
 });
