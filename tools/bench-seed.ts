@@ -12,7 +12,7 @@ import { quoteIdent } from "@/lib/db/sql";
 import { resolveDbTarget } from "@/lib/db/target";
 
 /** Bump when the seed's rows change: older schemas are then left alone, not reused. */
-const SEED_VERSION = 4;
+const SEED_VERSION = 5;
 /** Agents seeded beside the jobs (the mixed reads ask for them and their reviews). */
 export const BENCH_AGENTS = 200;
 const CHUNK = 250_000;
@@ -21,13 +21,18 @@ export const BENCH_POSTER_KEY = `0x${"b".repeat(64)}` as const;
 const POSTER = privateKeyToAccount(BENCH_POSTER_KEY).address;
 
 /**
- * Posters of the seeded jobs: one per 50 jobs, at most 20,000 (more than a process remembers
- * checksums for), so that a page's jobs come from as many posters as real traffic's would;
- * job g is poster g % n's, and every fourth poster is verified. Poster 0 is the benchmark's
- * signed-in poster, who also operates the agents.
+ * Posters of the seeded jobs: about one per 50 jobs, at most 20,000 (more than a process
+ * remembers checksums for), so that a page's jobs come from as many posters as real traffic's
+ * would; job g is poster g % n's, and every fourth poster is verified. n shares no factor with
+ * the seed's other cycles (status g % 10, budget g % 500, word g % 20, category g % 23, topic
+ * g % 997), so each poster's jobs spread over every status, budget and word. Poster 0 is the
+ * benchmark's signed-in poster, who also operates the agents.
  */
-export const benchPosterCount = (size: number) =>
-  Math.max(1, Math.min(20_000, Math.floor(size / 50)));
+export function benchPosterCount(size: number): number {
+  let n = Math.max(1, Math.min(20_000, Math.floor(size / 50)));
+  while (n > 1 && [2, 5, 23, 997].some((factor) => n % factor === 0)) n -= 1;
+  return n;
+}
 
 /** Poster p's address, EIP-55 checksummed as the app writes every address. */
 export const benchPosterAddress = (p: number): string =>
@@ -50,16 +55,19 @@ async function seedAgents(client: pg.Client) {
   );
 }
 
-/** A review of every 50th job (completed ones: g % 10 = 9), spread over the agents. */
-async function seedReviews(client: pg.Client, size: number) {
+/**
+ * A review of every 50th job (completed ones: g % 10 = 9) by its poster, spread over the
+ * agents.
+ */
+async function seedReviews(client: pg.Client, size: number, posters: string[]) {
   await client.query(
     `INSERT INTO "reviews" ("id", "agentId", "jobId", "reviewerAddress", "rating", "comment",
        "createdAt")
      SELECT 'review_' || substr(md5(g::text), 1, 16), 'agent_bench_' || (g / 50) % $3::int,
-            'job_' || substr(md5(g::text), 1, 16), $1, 1 + g % 5, 'Seeded review #' || g,
-            TIMESTAMP '2026-01-01' + make_interval(secs => g)
+            'job_' || substr(md5(g::text), 1, 16), ($1::text[])[1 + g % cardinality($1::text[])],
+            1 + g % 5, 'Seeded review #' || g, TIMESTAMP '2026-01-01' + make_interval(secs => g)
      FROM generate_series(9, $2::int, 50) AS g`,
-    [benchPosterAddress(0), size, BENCH_AGENTS],
+    [posters, size, BENCH_AGENTS],
   );
 }
 
@@ -182,7 +190,7 @@ export async function seededSchema(
     await admin.query(`SET maintenance_work_mem TO '256MB'`);
     for (const index of indexes) await admin.query(index.definition);
     await seedAgents(admin);
-    await seedReviews(admin, size);
+    await seedReviews(admin, size, posters);
     await admin.query(`VACUUM ANALYZE "jobs"`);
     await admin.query(`VACUUM ANALYZE "agents"`);
     await admin.query(`VACUUM ANALYZE "reviews"`);

@@ -164,7 +164,7 @@ describe("checksumPosterAddresses", () => {
       `0x${"a".repeat(40)}`,
       `"posterAddress":"${other}"`,
     ];
-    // A fixed sequence: the same 20,000 texts every run.
+    // A fixed sequence of compositions every run (of this run's random addresses).
     const random = seededRandom(27);
     const next = (below: number) => Math.floor(random() * below);
     let rewritten = 0;

@@ -48,6 +48,14 @@ describe("RecentMap", () => {
     expect(memo.size).toBe(1);
   });
 
+  it("takes an entry as expired when the clock steps back past it", () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const memo = new RecentMap<string, number>({ maxAgeMs: 5_000, max: 10 });
+    memo.set("a", 1);
+    vi.setSystemTime(1_000_000 - 1);
+    expect(memo.get("a")).toBeUndefined();
+  });
+
   it("forgets a deleted key", () => {
     const memo = new RecentMap<string, number>({ maxAgeMs: 60_000, max: 10 });
     memo.set("a", 1);

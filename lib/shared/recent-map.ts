@@ -18,7 +18,7 @@ export class RecentMap<K, V> {
   /** The value set for `key` less than `maxAgeMs` ago, if any. */
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
-    return entry && Date.now() - entry.at < this.bounds.maxAgeMs ? entry.value : undefined;
+    return entry && this.fresh(entry.at, Date.now()) ? entry.value : undefined;
   }
 
   set(key: K, value: V): void {
@@ -26,9 +26,14 @@ export class RecentMap<K, V> {
     this.entries.delete(key);
     this.entries.set(key, { value, at: now });
     for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.bounds.max && now - entry.at < this.bounds.maxAgeMs) break;
+      if (this.entries.size <= this.bounds.max && this.fresh(entry.at, now)) break;
       this.entries.delete(oldest);
     }
+  }
+
+  /** Set less than maxAgeMs before `now`; set "after" it (the clock stepped back): expired. */
+  private fresh(at: number, now: number): boolean {
+    return now >= at && now - at < this.bounds.maxAgeMs;
   }
 
   delete(key: K): void {
