@@ -24,9 +24,10 @@ const POSTER = privateKeyToAccount(BENCH_POSTER_KEY).address;
  * Posters of the seeded jobs: about one per 50 jobs, at most 20,000 (more than a process
  * remembers checksums for), so that a page's jobs come from as many posters as real traffic's
  * would; job g is poster g % n's, and every fourth poster is verified. n shares no factor with
- * the seed's other cycles (status g % 10, budget g % 500, word g % 20, category g % 23, topic
- * g % 997), so each poster's jobs spread over every status, budget and word. Poster 0 is the
- * benchmark's signed-in poster, who also operates the agents.
+ * the seed's cycles that filters and searches ask by (status g % 10, word g % 20, category
+ * g % 23, budget g % 500, topic g % 997), so each poster's jobs spread over every status, word
+ * and category, and about 50 budgets and topics. Poster 0 is the benchmark's signed-in poster,
+ * who also operates the agents.
  */
 export function benchPosterCount(size: number): number {
   let n = Math.max(1, Math.min(20_000, Math.floor(size / 50)));

@@ -54,6 +54,8 @@ describe("RecentMap", () => {
     memo.set("a", 1);
     vi.setSystemTime(1_000_000 - 1);
     expect(memo.get("a")).toBeUndefined();
+    memo.set("b", 2);
+    expect(memo.size).toBe(1);
   });
 
   it("forgets a deleted key", () => {

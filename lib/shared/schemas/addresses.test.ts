@@ -8,7 +8,13 @@ import { createAgentSchema, updateAgentSchema } from "./agents";
 import { addressSchema } from "./common";
 
 const address = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
-const spellings = [address, address.toUpperCase().replace("0X", "0x"), getAddress(address)];
+/** Lower case, upper case, EIP-55, and EIP-55 with one letter's case flipped (a wrong checksum). */
+const spellings = [
+  address,
+  address.toUpperCase().replace("0X", "0x"),
+  getAddress(address),
+  "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+];
 
 describe("address inputs", () => {
   it("come out in EIP-55 form whatever case they were sent in", () => {
