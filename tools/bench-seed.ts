@@ -35,6 +35,9 @@ export function benchPosterCount(size: number): number {
   return n;
 }
 
+/** Job g's poster, in SQL over the posters' array at parameter $1 (a review's author too). */
+const POSTER_OF_G = "($1::text[])[1 + g % cardinality($1::text[])]";
+
 /** Poster p's address, EIP-55 checksummed as the app writes every address. */
 export const benchPosterAddress = (p: number): string =>
   p === 0
@@ -65,7 +68,7 @@ async function seedReviews(client: pg.Client, size: number, posters: string[]) {
     `INSERT INTO "reviews" ("id", "agentId", "jobId", "reviewerAddress", "rating", "comment",
        "createdAt")
      SELECT 'review_' || substr(md5(g::text), 1, 16), 'agent_bench_' || (g / 50) % $3::int,
-            'job_' || substr(md5(g::text), 1, 16), ($1::text[])[1 + g % cardinality($1::text[])],
+            'job_' || substr(md5(g::text), 1, 16), ${POSTER_OF_G},
             1 + g % 5, 'Seeded review #' || g, TIMESTAMP '2026-01-01' + make_interval(secs => g)
      FROM generate_series(9, $2::int, 50) AS g`,
     [posters, size, BENCH_AGENTS],
@@ -133,7 +136,7 @@ async function seedJobs(client: pg.Client, from: number, to: number, posters: st
             '@bench',
             (CASE WHEN g % 10 < 7 THEN 'open' WHEN g % 10 = 7 THEN 'in_progress'
                   WHEN g % 10 = 8 THEN 'delivered' ELSE 'completed' END)::"JobStatus",
-            ($1::text[])[1 + g % cardinality($1::text[])],
+            ${POSTER_OF_G},
             TIMESTAMP '2026-01-01' + make_interval(secs => g),
             TIMESTAMP '2026-01-01' + make_interval(secs => g)
      FROM generate_series($2::int, $3::int) AS g`,
