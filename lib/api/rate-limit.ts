@@ -196,8 +196,8 @@ export class LocalFirstLimiter {
       let entry = this.counts.get(key);
       if (!entry || entry.resetAt <= now) {
         entry = { resetAt: now + this.windowMs, shared: 0, pending: 0 };
-        // A window started now is the newest: last in the order the bound drops from.
-        this.counts.delete(key);
+        // A window started now is the newest: setBounded puts it last in the order the bound
+        // drops from.
         setBounded(this.counts, key, entry, this.maxKeys);
       }
       entry.pending += 1;

@@ -1,10 +1,11 @@
 // The rows of a write's events: what each event's data is made of, read for every fact of a
 // write in one statement (the job, the proposal, settlement and review it names, the agent it
 // concerns), and the notifications those events give. kernel/write.ts writes them.
-import { type Address, getAddress } from "viem";
+import type { Address } from "viem";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { EventData } from "@/lib/shared/view-types";
 import { isNotificationType } from "./notice-recipients";
+import { checksumStoredAddress } from "./serialize";
 import type { Notice } from "./notices";
 import type { EventFact } from "./write";
 
@@ -127,7 +128,7 @@ export function eventRows(facts: readonly EventFact[], rows: readonly FactRow[])
       jobId: fact.jobId,
       jobStatus: row.status as EventData["jobStatus"],
       category: row.category as EventData["category"],
-      posterAddress: checksum(row.posterAddress),
+      posterAddress: checksumStoredAddress(row.posterAddress),
     };
     if (row.proposalId) {
       data.proposalId = row.proposalId;
@@ -142,8 +143,8 @@ export function eventRows(facts: readonly EventFact[], rows: readonly FactRow[])
     const actors = new Set<string>([data.posterAddress]);
     if (row.agentId && row.walletAddress && row.operatorAddress) {
       data.agentId = row.agentId;
-      data.agentWalletAddress = checksum(row.walletAddress);
-      data.agentOperatorAddress = checksum(row.operatorAddress);
+      data.agentWalletAddress = checksumStoredAddress(row.walletAddress);
+      data.agentOperatorAddress = checksumStoredAddress(row.operatorAddress);
       actors.add(data.agentWalletAddress).add(data.agentOperatorAddress);
     }
     return {
@@ -156,5 +157,3 @@ export function eventRows(facts: readonly EventFact[], rows: readonly FactRow[])
     };
   });
 }
-
-const checksum = (address: string) => getAddress(address) as Address;

@@ -1,7 +1,8 @@
 // The job views PostgreSQL writes as JSON (job-rows.ts) are byte for byte what toJobView and
 // JSON.stringify write from the same rows, on PGlite and PostgreSQL: text that needs escaping,
 // the smallest and largest budgets, null and set instants, a verified poster, attachments in
-// their order, and an address stored in lower case (checksummed on the way out).
+// their order, an address stored in lower case (checksummed on the way out) and one in a case
+// no writer stores (taken as written by both).
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -30,11 +31,16 @@ describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
     await db.wallet.create({ data: { address: verified, verified: true } });
     await db.wallet.create({ data: { address: plain } });
     await db.wallet.create({ data: { address: plain.toLowerCase() } });
+    // Upper case where EIP-55 would not have it all: no writer stores it, and the Node view
+    // and the JSON page both take it as written (serialize.ts's checksumStoredAddress).
+    const miscased = `0x${plain.slice(2, 41).toUpperCase()}${plain.slice(41).toLowerCase()}`;
+    await db.wallet.create({ data: { address: miscased } });
     const jobs = [
       { budgetAtomic: 1n, posterAddress: verified, title: AWKWARD, requirements: [AWKWARD, ""] },
       { budgetAtomic: 1_000_000_000_000_000n, posterAddress: plain, requirements: [] },
       { budgetAtomic: 12_500_000n, posterAddress: plain.toLowerCase(), requirements: ["a"] },
       { budgetAtomic: 999_999_999_999_999n, posterAddress: plain, requirements: ["b"] },
+      { budgetAtomic: 5_000_000n, posterAddress: miscased, requirements: [] },
     ];
     for (const [index, job] of jobs.entries()) {
       const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index, 7 * index));

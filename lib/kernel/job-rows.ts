@@ -10,11 +10,11 @@ import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { KeyedJsonRow } from "./pagination";
 import { whereSql } from "./sorted-page";
-import { checksumStoredAddress } from "./view-json";
+import { isoSql, usdcSql } from "./view-json";
+import { checksumStoredAddress } from "./serialize";
 
-/** An instant as Date#toISOString writes it (the columns hold UTC without a zone). */
-const isoSql = (column: string) =>
-  Prisma.raw(`to_char(j."${column}", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** A jobs column of `j` as Date#toISOString writes it. */
+const isoOf = (column: string) => isoSql(Prisma.raw(`j."${column}"`));
 
 /**
  * One job's view as JSON, over `j` (a jobs row). atomicToUsdc's number: the exact decimal
@@ -27,7 +27,7 @@ const isoSql = (column: string) =>
  */
 const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
     j."id", j."title", j."description", j."category",
-    trim_scale(j."budgetAtomic"::numeric / 1000000) AS "budgetUsdc",
+    ${usdcSql(Prisma.sql`j."budgetAtomic"`)} AS "budgetUsdc",
     j."timelineDays", j."requirements", j."handle", j."status", j."posterAddress",
     COALESCE((SELECT w."verified" FROM "wallets" w WHERE w."address" = j."posterAddress"), false)
       AS "posterVerified",
@@ -38,8 +38,8 @@ const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
               ORDER BY a."createdAt", a."id"))
             FROM "attachments" a WHERE a."jobId" = j."id")
       ELSE '[]' END AS "attachments",
-    ${isoSql("createdAt")} AS "createdAt", ${isoSql("updatedAt")} AS "updatedAt",
-    ${isoSql("deliveredAt")} AS "deliveredAt", ${isoSql("completedAt")} AS "completedAt"
+    ${isoOf("createdAt")} AS "createdAt", ${isoOf("updatedAt")} AS "updatedAt",
+    ${isoOf("deliveredAt")} AS "deliveredAt", ${isoOf("completedAt")} AS "completedAt"
   ) v)::text`;
 
 /** A job's view as JSON text, beside its page key (for the next page's cursor). */
@@ -62,7 +62,7 @@ export const holdsJob = (row: SortedJobJsonRow): row is JobJsonRow => row.id !==
 const ROW_COLUMNS = Prisma.sql`${JOB_VIEW_JSON} AS "json"`;
 
 /** What a row needs besides its JSON: its page key. */
-const KEY_COLUMNS = Prisma.sql`j."id", ${isoSql("createdAt")} AS "createdAt"`;
+const KEY_COLUMNS = Prisma.sql`j."id", ${isoOf("createdAt")} AS "createdAt"`;
 
 const POSTER_KEY = '"posterAddress":"';
 const ADDRESS = /^0x[0-9a-fA-F]{40}"/;

@@ -1,6 +1,7 @@
 // The review views PostgreSQL writes as JSON (review-rows.ts) are byte for byte what
 // toReviewView and JSON.stringify write from the same rows, on PGlite and PostgreSQL: text
-// that needs escaping, a reviewer stored in lower case (checksummed on the way out), pages
+// that needs escaping, a reviewer stored in lower case (checksummed on the way out) and one in
+// a case no writer stores (taken as written by both), pages
 // newest first whose keyset breaks a createdAt tie by id, an agent without reviews (no rows)
 // and an unknown agent (undefined).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,9 @@ describe.each(DB_KINDS)("review views as JSON on %s", (kind) => {
     }
     const poster = newWallet().address;
     await db.wallet.create({ data: { address: poster } });
+    // Upper case where EIP-55 would not have it all: no writer stores it, and the Node view
+    // and the JSON page both take it as written (serialize.ts's checksumStoredAddress).
+    const miscased = `0x${poster.slice(2, 41).toUpperCase()}${poster.slice(41).toLowerCase()}`;
     const tie = new Date(Date.UTC(2026, 0, 2, 0, 0, 0, 5));
     const reviews = [
       { id: "rev_a", at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 1)), comment: AWKWARD },
@@ -49,7 +53,7 @@ describe.each(DB_KINDS)("review views as JSON on %s", (kind) => {
           id: review.id,
           agentId: "agent_reviewed",
           jobId: job.id,
-          reviewerAddress: index === 0 ? poster.toLowerCase() : poster,
+          reviewerAddress: [poster.toLowerCase(), poster, miscased, poster][index]!,
           rating: 1 + index,
           comment: review.comment,
           createdAt: review.at,

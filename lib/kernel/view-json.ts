@@ -3,7 +3,7 @@
 // instants as Date#toISOString writes them, USDC amounts as atomicToUsdc's numbers, and
 // addresses checksummed in Node (PostgreSQL has no keccak-256), over the page's text once.
 import { Prisma } from "@/lib/generated/prisma/client";
-import { checksumAddress } from "./serialize";
+import { checksumStoredAddress } from "./serialize";
 
 /** An instant as Date#toISOString writes it (the columns hold UTC without a zone). */
 export const isoSql = (column: Prisma.Sql) =>
@@ -16,20 +16,6 @@ export const isoSql = (column: Prisma.Sql) =>
  */
 export const usdcSql = (atomic: Prisma.Sql) =>
   Prisma.sql`trim_scale((${atomic})::numeric / 1000000)`;
-
-const UPPER_CASE = /[A-F]/;
-
-/**
- * An address read from a column its writers fill through getAddress (a job's poster, an
- * agent's wallet and operator, a reviewer: the signed-in wallet or a validated input; lookups
- * by these columns compare the text exactly, so the app already relies on it), as the API
- * answers it: taken as written when it holds an upper-case letter (EIP-55 text), checksummed
- * when all lower case (a row written otherwise, or the rare address whose checksum has no
- * upper case). Checksumming each cost a keccak-256, about 16 µs for an address not remembered:
- * 0.8 ms or more for a page of 50 jobs from 50 posters (2026-11-27).
- */
-export const checksumStoredAddress = (address: string): string =>
-  UPPER_CASE.test(address) ? address : checksumAddress(address);
 
 /**
  * A function rewriting JSON text: every `"key":"0x…"` of `addressKeys` checksummed (EIP-55,

@@ -1,7 +1,7 @@
 // The agent views PostgreSQL writes as JSON (agent-rows.ts) are byte for byte what toAgentView
 // and JSON.stringify write from the same row and the same reputation (read as before, through
 // agentReputationSql), on PGlite and PostgreSQL: text that needs escaping, categories, a
-// pending payee, addresses stored in lower case, reputation from payments (reviews that count
+// pending payee, addresses stored in lower case and in a case no writer stores, reputation from payments (reviews that count
 // and some that do not, a payment below the minimum, one by the operator, one in progress),
 // a total beyond a double's 15 digits, and every rating a count of up to 60 reviews can make.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,9 @@ import { agentReputationSql } from "./reputation";
 
 const AWKWARD = 'quotes " and \\ backslash, \n newline, \t tab, \u0001 control, é, 😀, </script>';
 const USDC = 1_000_000n;
+/** Upper case where EIP-55 would not have it all (serialize.ts's checksumStoredAddress). */
+const miscase = (address: string) =>
+  `0x${address.slice(2, 41).toUpperCase()}${address.slice(41).toLowerCase()}`;
 
 describe.each(DB_KINDS)("agent views as JSON on %s", (kind) => {
   let database: TestDatabase;
@@ -52,6 +55,12 @@ describe.each(DB_KINDS)("agent views as JSON on %s", (kind) => {
         categories: ["engineering"] as const,
       },
       { walletAddress: operator, operatorAddress: operator, categories: ["seo"] as const },
+      // A case no writer stores: the Node view and the JSON page both take it as written.
+      {
+        walletAddress: miscase(payee),
+        operatorAddress: miscase(operator),
+        categories: [] as const,
+      },
     ];
     for (const [index, agent] of agents.entries()) {
       const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index, 7 * index));
@@ -150,7 +159,7 @@ describe.each(DB_KINDS)("agent views as JSON on %s", (kind) => {
   it("writes a sorted id page's agents in its order, with its sort values", async () => {
     const query = listAgentsQuerySchema.parse({ sort: "rating", limit: 3 });
     const rows = await selectSortedAgentJson(database.db, searchAgentIdsSql(query, "rating"), true);
-    expect(rows.map((row) => row.id)).toEqual([ids[2], ids[0], ids[3], ids[1]]);
+    expect(rows.map((row) => row.id)).toEqual([ids[2], ids[0], ids[4], ids[3]]);
     expect(rows.map((row) => Number(row.sortValue))).toEqual([14 / 3, 13 / 3, 0, 0]);
     for (const row of rows) expect(finishAgentJson(row.json)).toBe(await expected(row.id));
   });

@@ -12,15 +12,21 @@ describe("setBounded", () => {
     ]);
   });
 
-  it("replaces a key it holds in place, evicting nothing", () => {
+  it("moves a key it holds last with its new value, evicting nothing", () => {
     const map = new Map([
       ["a", 1],
       ["b", 2],
     ]);
     setBounded(map, "a", 10, 2);
     expect([...map]).toEqual([
-      ["a", 10],
       ["b", 2],
+      ["a", 10],
+    ]);
+    // The key set again is now the newest: the next new key evicts the other.
+    setBounded(map, "c", 3, 2);
+    expect([...map]).toEqual([
+      ["a", 10],
+      ["c", 3],
     ]);
   });
 });

@@ -1,5 +1,5 @@
 // The address columns the views take as written when EIP-55 (checksumStoredAddress,
-// lib/kernel/view-json.ts) are filled from these inputs and from the signed-in wallet
+// lib/kernel/serialize.ts) are filled from these inputs and from the signed-in wallet
 // (session-records.test.ts, access-tokens.test.ts): whatever case a client sends, what is
 // stored is getAddress's form.
 import { getAddress } from "viem";
