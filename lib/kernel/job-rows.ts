@@ -4,7 +4,8 @@
 // row_to_json over exactly those columns, in one statement per page, and the text passed
 // through to the answer. Building rows, then objects, then JSON in Node cost more than the
 // query itself on an uncached read. Only the EIP-55 checksum stays in Node (PostgreSQL has no
-// keccak-256): one pass over the page's text for the posters' addresses (view-json.ts).
+// keccak-256): one pass over the page's text for the posters' addresses
+// (checksumPosterAddresses, below, by serialize.ts's checksumStoredAddress).
 import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";

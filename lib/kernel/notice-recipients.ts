@@ -1,6 +1,7 @@
-import { type Address, getAddress } from "viem";
+import type { Address } from "viem";
 import { sameAddress } from "@/lib/shared/address";
 import type { NotificationType } from "@/lib/shared/schemas/notifications";
+import { checksumAddress } from "./serialize";
 
 /**
  * Who is told about what: the one table. A job has two sides: its poster, and the agent
@@ -61,7 +62,7 @@ export function recipientsOf(type: NotificationType, sides: Sides, actor?: strin
   const unique = new Map<string, Address>();
   for (const wallet of wallets) {
     if (actor !== undefined && sameAddress(wallet, actor)) continue;
-    const address = getAddress(wallet);
+    const address = checksumAddress(wallet);
     unique.set(address, address);
   }
   return [...unique.values()];

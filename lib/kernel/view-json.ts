@@ -1,7 +1,8 @@
-// Pieces for views PostgreSQL writes as JSON text (agent-rows.ts, review-rows.ts), so that the
-// text is byte for byte what the view's serializer (serialize.ts) and JSON.stringify write:
-// instants as Date#toISOString writes them, USDC amounts as atomicToUsdc's numbers, and
-// addresses checksummed in Node (PostgreSQL has no keccak-256), over the page's text once.
+// Pieces for views PostgreSQL writes as JSON text (job-rows.ts, agent-rows.ts,
+// review-rows.ts), so that the text is byte for byte what the view's serializer
+// (serialize.ts) and JSON.stringify write: instants as Date#toISOString writes them, USDC
+// amounts as atomicToUsdc's numbers, and addresses checksummed in Node (PostgreSQL has no
+// keccak-256), over the page's text once.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { checksumStoredAddress } from "./serialize";
 
