@@ -4,12 +4,8 @@
 // those addresses.
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { newWallet } from "@/tests/helpers/in-process";
+import { miscasedAddress, newWallet } from "@/tests/helpers/in-process";
 import { eventRows, NOTHING_ELSE } from "./event-rows";
-
-/** Upper case where EIP-55 would not have it all. */
-const miscase = (address: string) =>
-  `0x${address.slice(2, 41).toUpperCase()}${address.slice(41).toLowerCase()}`;
 
 describe("eventRows", () => {
   const poster = newWallet().address;
@@ -53,12 +49,12 @@ describe("eventRows", () => {
   });
 
   it("takes an address with an upper-case letter as written, as the views do", () => {
-    const event = eventOf(miscase);
+    const event = eventOf(miscasedAddress);
     expect(event.data).toMatchObject({
-      posterAddress: miscase(poster),
-      agentWalletAddress: miscase(wallet),
-      agentOperatorAddress: miscase(operator),
+      posterAddress: miscasedAddress(poster),
+      agentWalletAddress: miscasedAddress(wallet),
+      agentOperatorAddress: miscasedAddress(operator),
     });
-    expect(event.actors).toEqual([poster, wallet, operator].map(miscase));
+    expect(event.actors).toEqual([poster, wallet, operator].map(miscasedAddress));
   });
 });

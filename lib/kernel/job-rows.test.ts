@@ -7,7 +7,7 @@ import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
-import { newWallet } from "@/tests/helpers/in-process";
+import { miscasedAddress, newWallet } from "@/tests/helpers/in-process";
 import { seededRandom } from "@/tools/seeded-random";
 import {
   checksumPosterAddresses,
@@ -33,7 +33,7 @@ describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
     await db.wallet.create({ data: { address: plain.toLowerCase() } });
     // Upper case where EIP-55 would not have it all: no writer stores it, and the Node view
     // and the JSON page both take it as written (serialize.ts's checksumStoredAddress).
-    const miscased = `0x${plain.slice(2, 41).toUpperCase()}${plain.slice(41).toLowerCase()}`;
+    const miscased = miscasedAddress(plain);
     await db.wallet.create({ data: { address: miscased } });
     const jobs = [
       { budgetAtomic: 1n, posterAddress: verified, title: AWKWARD, requirements: [AWKWARD, ""] },
@@ -116,8 +116,7 @@ describe("checksumPosterAddresses", () => {
   const other = newWallet().address.toLowerCase();
   const job = (address: string, title = "t") =>
     JSON.stringify({ title, posterAddress: address, attachments: [] });
-  /** Upper case where EIP-55 would not have it all: a checksum no writer makes. */
-  const miscased = `0x${lower.slice(2, 41).toUpperCase()}${lower.slice(41)}`;
+  const miscased = miscasedAddress(lower);
 
   it("checksums every poster's address of a page and leaves the rest byte for byte", () => {
     const page = `[${job(lower)},${job(other, "x")},${job(lower)}]`;

@@ -1,15 +1,16 @@
 // The agent views PostgreSQL writes as JSON (agent-rows.ts) are byte for byte what toAgentView
 // and JSON.stringify write from the same row and the same reputation (read as before, through
 // agentReputationSql), on PGlite and PostgreSQL: text that needs escaping, categories, a
-// pending payee, addresses stored in lower case and in a case no writer stores, reputation from payments (reviews that count
-// and some that do not, a payment below the minimum, one by the operator, one in progress),
-// a total beyond a double's 15 digits, and every rating a count of up to 60 reviews can make.
+// pending payee, addresses stored in lower case and in a case no writer stores, reputation from
+// payments (reviews that count and some that do not, a payment below the minimum, one by the
+// operator, one in progress), a total beyond a double's 15 digits, and every rating a count of
+// up to 60 reviews can make.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type AgentStats, toAgentView } from "@/lib/kernel/serialize";
 import { listAgentsQuerySchema } from "@/lib/shared/schemas/agents";
 import { createTestDatabase, DB_KINDS, type TestDatabase } from "@/tests/helpers/db";
-import { newWallet, seedPaidJob } from "@/tests/helpers/in-process";
+import { miscasedAddress, newWallet, seedPaidJob } from "@/tests/helpers/in-process";
 import {
   finishAgentJson,
   ratingSql,
@@ -22,9 +23,6 @@ import { agentReputationSql } from "./reputation";
 
 const AWKWARD = 'quotes " and \\ backslash, \n newline, \t tab, \u0001 control, é, 😀, </script>';
 const USDC = 1_000_000n;
-/** Upper case where EIP-55 would not have it all (serialize.ts's checksumStoredAddress). */
-const miscase = (address: string) =>
-  `0x${address.slice(2, 41).toUpperCase()}${address.slice(41).toLowerCase()}`;
 
 describe.each(DB_KINDS)("agent views as JSON on %s", (kind) => {
   let database: TestDatabase;
@@ -57,8 +55,8 @@ describe.each(DB_KINDS)("agent views as JSON on %s", (kind) => {
       { walletAddress: operator, operatorAddress: operator, categories: ["seo"] as const },
       // A case no writer stores: the Node view and the JSON page both take it as written.
       {
-        walletAddress: miscase(payee),
-        operatorAddress: miscase(operator),
+        walletAddress: miscasedAddress(payee),
+        operatorAddress: miscasedAddress(operator),
         categories: [] as const,
       },
     ];

@@ -6,11 +6,7 @@
  * never holds more than `max`.
  */
 export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  if (map.delete(key)) {
-    map.set(key, value);
-    return;
-  }
-  if (map.size >= max) {
+  if (!map.delete(key) && map.size >= max) {
     const oldest = map.keys().next();
     if (!oldest.done) map.delete(oldest.value);
   }

@@ -58,6 +58,14 @@ export async function startInProcessMarket(
 export const newWallet = (): LocalAccount => privateKeyToAccount(generatePrivateKey());
 
 /**
+ * `address` with its first 39 hex digits in upper case and its last in lower case: a case no
+ * writer stores (EIP-55 would not have every letter upper case), which reads as written
+ * (serialize.ts's checksumStoredAddress).
+ */
+export const miscasedAddress = (address: string): string =>
+  `0x${address.slice(2, 41).toUpperCase()}${address.slice(41).toLowerCase()}`;
+
+/**
  * `payee` signs the consent request of the agent that names it (as a wallet does: the typed
  * data the API gives it, eth_signTypedData_v4) and the signature is sent.
  */
