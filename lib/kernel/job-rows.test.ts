@@ -1,8 +1,9 @@
 // The job views PostgreSQL writes as JSON (job-rows.ts) are byte for byte what toJobView and
 // JSON.stringify write from the same rows, on PGlite and PostgreSQL: text that needs escaping,
-// the smallest and largest budgets, null and set instants, a verified poster, attachments in
-// their order, an address stored in lower case (checksummed on the way out) and one in a case
-// no writer stores (taken as written by both).
+// the smallest and largest budgets, null and set instants, a verified poster, every state, the
+// attachments of a delivered, a completed and a cancelled job (in their order), an address
+// stored in lower case (checksummed on the way out) and one in a case no writer stores (taken
+// as written by both).
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -42,8 +43,12 @@ describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
       { budgetAtomic: 999_999_999_999_999n, posterAddress: plain, requirements: ["b"] },
       { budgetAtomic: 5_000_000n, posterAddress: miscased, requirements: [] },
     ];
+    // Every state; a job has attachments only once delivered (lifecycle.ts's BEFORE_DELIVERY).
+    const statuses = ["delivered", "completed", "open", "cancelled", "in_progress"] as const;
     for (const [index, job] of jobs.entries()) {
       const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index, 7 * index));
+      const status = statuses[index]!;
+      const delivered = !["open", "in_progress"].includes(status);
       const row = await db.job.create({
         data: {
           id: `job_rows_${index}`,
@@ -52,21 +57,28 @@ describe.each(DB_KINDS)("job views as JSON on %s", (kind) => {
           category: "data",
           timelineDays: 3,
           handle: "@h",
-          status: index === 1 ? "completed" : "open",
+          status,
           createdAt: at,
           updatedAt: at,
-          deliveredAt: index === 1 ? at : null,
-          completedAt: index === 1 ? new Date(at.getTime() + 1) : null,
+          deliveredAt: delivered ? at : null,
+          completedAt: status === "completed" ? new Date(at.getTime() + 1) : null,
           ...job,
         },
       });
       ids.push(row.id);
     }
-    for (const [index, name] of ["second.txt", "first.txt", AWKWARD].entries()) {
+    const attachments = [
+      [ids[0]!, "second.txt"],
+      [ids[0]!, "first.txt"],
+      [ids[0]!, AWKWARD],
+      [ids[1]!, "completed.txt"],
+      [ids[3]!, "cancelled.txt"],
+    ] as const;
+    for (const [index, [jobId, name]] of attachments.entries()) {
       await db.attachment.create({
         data: {
           id: `att_${index}`,
-          jobId: ids[0]!,
+          jobId,
           name,
           size: 10 + index,
           type: "text/plain",

@@ -9,6 +9,7 @@
 import type { Db } from "@/lib/db";
 import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { BEFORE_DELIVERY } from "./lifecycle";
 import type { KeyedJsonRow } from "./pagination";
 import { whereSql } from "./sorted-page";
 import { isoSql, usdcSql } from "./view-json";
@@ -17,6 +18,9 @@ import { checksumStoredAddress } from "./serialize";
 /** A jobs column of `j` as Date#toISOString writes it. */
 const isoOf = (column: string) => isoSql(Prisma.raw(`j."${column}"`));
 
+/** BEFORE_DELIVERY as SQL literals (the code's own constants). */
+const BEFORE_DELIVERY_SQL = Prisma.raw(BEFORE_DELIVERY.map((status) => `'${status}'`).join(", "));
+
 /**
  * One job's view as JSON, over `j` (a jobs row). atomicToUsdc's number: the exact decimal
  * (at most 10 + 6 digits, within a double's round trip) without trailing zeros, as JSON
@@ -24,7 +28,10 @@ const isoOf = (column: string) => isoSql(Prisma.raw(`j."${column}"`));
  * attachments are aggregated only for a job that has some (a delivery's): most jobs in a list
  * have none, and their empty aggregate cost about a sixth of a 50-job page's statement at a
  * million jobs where an EXISTS probe of the index costs little (pgbench, 2026-11-27, three
- * alternated pairs: 4,579, 4,974, 5,116 against 5,533, 5,903, 5,971 pages a second).
+ * alternated pairs: 4,579, 4,974, 5,116 against 5,533, 5,903, 5,971 pages a second). A job not
+ * yet delivered (lifecycle.ts's BEFORE_DELIVERY) has none and is not probed: the probes were
+ * about a fifth of an open-jobs page's statement at a million jobs (2026-11-28). The CASE
+ * orders the two tests (an AND's operands may run in any order).
  */
 const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
     j."id", j."title", j."description", j."category",
@@ -33,7 +40,8 @@ const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
     COALESCE((SELECT w."verified" FROM "wallets" w WHERE w."address" = j."posterAddress"), false)
       AS "posterVerified",
     j."assignedAgentId", j."acceptedProposalId", j."paymentTxHash",
-    CASE WHEN EXISTS (SELECT FROM "attachments" a WHERE a."jobId" = j."id")
+    CASE WHEN j."status" IN (${BEFORE_DELIVERY_SQL}) THEN '[]'
+      WHEN EXISTS (SELECT FROM "attachments" a WHERE a."jobId" = j."id")
       THEN (SELECT array_to_json(array_agg(
               (SELECT r FROM (SELECT a."id", a."name", a."size", a."type") r)
               ORDER BY a."createdAt", a."id"))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   availableOperations,
+  BEFORE_DELIVERY,
   checkRole,
   checkState,
   OPERATIONS,
@@ -25,6 +26,15 @@ describe("the spec's state table (section 3)", () => {
     ["review", "in_progress", "in_progress"],
   ] as const)("%s: %s → %s", (operation, from, to) => {
     expect(OPERATIONS[operation]).toMatchObject({ from, to });
+  });
+
+  it("leads no job back to a state before delivery once it has left them (job-rows.ts)", () => {
+    const before = (status: string) => (BEFORE_DELIVERY as readonly string[]).includes(status);
+    expect(OPERATIONS.deliver).toMatchObject({ from: "in_progress", to: "delivered" });
+    expect(before(OPERATIONS.deliver.from) && !before(OPERATIONS.deliver.to)).toBe(true);
+    for (const rule of Object.values(OPERATIONS)) {
+      if (!before(rule.from)) expect(before(rule.to)).toBe(false);
+    }
   });
 
   const statuses = ["open", "in_progress", "delivered", "completed"] as const;

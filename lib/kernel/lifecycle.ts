@@ -46,6 +46,15 @@ export const OPERATIONS: Record<Operation, OperationRule> = {
 };
 
 /**
+ * The states a job is in until its delivery. No operation leads back to them once a job has
+ * left them (lifecycle.test.ts holds it over the table; a protected payment's end writes only
+ * `completed` or `cancelled`), and a job's attachments come only with its delivery
+ * (transitions.ts), so a job in one of them has none: the job views' JSON looks for none there
+ * (job-rows.ts).
+ */
+export const BEFORE_DELIVERY: readonly JobStatus[] = ["open", "in_progress"];
+
+/**
  * What each write announces in the event feed (lib/events), in the write's own transaction.
  * `post` is the job's creation, which has no state before it.
  */
