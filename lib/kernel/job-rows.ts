@@ -30,7 +30,7 @@ const BEFORE_DELIVERY_SQL = Prisma.raw(BEFORE_DELIVERY.map((status) => `'${statu
  * million jobs where an EXISTS probe of the index costs little (pgbench, 2026-11-27, three
  * alternated pairs: 4,579, 4,974, 5,116 against 5,533, 5,903, 5,971 pages a second). A job not
  * yet delivered (lifecycle.ts's BEFORE_DELIVERY) has none and is not probed: the probes were
- * about a fifth of an open-jobs page's statement at a million jobs (2026-11-28). The CASE
+ * about a sixth of an open-jobs page's PostgreSQL CPU at a million jobs (2026-11-28). The CASE
  * orders the two tests (an AND's operands may run in any order).
  */
 const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT

@@ -47,8 +47,9 @@ export const OPERATIONS: Record<Operation, OperationRule> = {
 
 /**
  * The states a job is in until its delivery. No operation leads back to them once a job has
- * left them (lifecycle.test.ts holds it over the table; a protected payment's end writes only
- * `completed` or `cancelled`), and a job's attachments come only with its delivery
+ * left them (lifecycle.test.ts holds it over the table; the two writers outside it, a
+ * dispute's resolution in protected-payments.ts and a payer's reclaim in escrow/holds.ts, write
+ * only `completed` or `cancelled`), and a job's attachments come only with its delivery
  * (transitions.ts), so a job in one of them has none: the job views' JSON looks for none there
  * (job-rows.ts).
  */
