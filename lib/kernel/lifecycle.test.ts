@@ -7,6 +7,7 @@ import {
   OPERATIONS,
   type Operation,
 } from "./lifecycle";
+import type { JobStatus } from "@/lib/shared/enums";
 
 const POSTER = "0xPoster00000000000000000000000000000000a";
 const AGENT_WALLET = "0xAgent000000000000000000000000000000000b";
@@ -29,7 +30,7 @@ describe("the spec's state table (section 3)", () => {
   });
 
   it("leads no job back to a state before delivery once it has left them (job-rows.ts)", () => {
-    const before = (status: string) => (BEFORE_DELIVERY as readonly string[]).includes(status);
+    const before = (status: JobStatus) => BEFORE_DELIVERY.includes(status);
     expect(OPERATIONS.deliver).toMatchObject({ from: "in_progress", to: "delivered" });
     expect(before(OPERATIONS.deliver.from) && !before(OPERATIONS.deliver.to)).toBe(true);
     for (const rule of Object.values(OPERATIONS)) {
