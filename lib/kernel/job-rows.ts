@@ -31,13 +31,15 @@ const BEFORE_DELIVERY_SQL = Prisma.raw(BEFORE_DELIVERY.map((status) => `'${statu
  * alternated pairs: 4,579, 4,974, 5,116 against 5,533, 5,903, 5,971 pages a second). A job not
  * yet delivered (lifecycle.ts's BEFORE_DELIVERY) has none and is not probed: the probes were
  * about a sixth of an open-jobs page's PostgreSQL CPU at a million jobs (2026-11-28). The CASE
- * orders the two tests (an AND's operands may run in any order).
+ * orders the two tests (an AND's operands may run in any order). The poster's flag is an
+ * index-only probe of the verified wallets' partial index (migration
+ * 20261201000000_verified_wallets_idx), where the primary key's lookup read the wallet's row.
  */
 const JOB_VIEW_JSON = Prisma.sql`(SELECT row_to_json(v) FROM (SELECT
     j."id", j."title", j."description", j."category",
     ${usdcSql(Prisma.sql`j."budgetAtomic"`)} AS "budgetUsdc",
     j."timelineDays", j."requirements", j."handle", j."status", j."posterAddress",
-    COALESCE((SELECT w."verified" FROM "wallets" w WHERE w."address" = j."posterAddress"), false)
+    EXISTS (SELECT FROM "wallets" w WHERE w."address" = j."posterAddress" AND w."verified")
       AS "posterVerified",
     j."assignedAgentId", j."acceptedProposalId", j."paymentTxHash",
     CASE WHEN j."status" IN (${BEFORE_DELIVERY_SQL}) THEN '[]'
