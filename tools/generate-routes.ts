@@ -63,7 +63,7 @@ export async function routeFiles(): Promise<Map<string, string>> {
       ...imports,
       `import { serve } from "@/lib/api/serve";`,
       "",
-      `export const { GET, POST, PUT, PATCH, DELETE } = serve(${entries.map((entry) => entry.name).join(", ")});`,
+      `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(${entries.map((entry) => entry.name).join(", ")});`,
       "",
     ].join("\n");
     const options = await resolveConfig(path.join(ROOT, file));

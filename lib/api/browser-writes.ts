@@ -50,7 +50,7 @@ function hasRequestBody(req: Request): boolean {
 }
 
 /** `application/json`, with parameters (`; charset=utf-8`) or without; nothing else. */
-function isJsonMediaType(header: string | null): boolean {
+export function isJsonMediaType(header: string | null): boolean {
   return header?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
 }
 

@@ -77,6 +77,14 @@ export interface OperationContext<P, Q, B> {
   body: B;
   /** The HTTP request; undefined for an MCP call (operations MCP exposes do without it). */
   req: NextRequest | undefined;
+  /** Who asks, from where, until when: the HTTP request's, for an MCP call the MCP POST's. */
+  from: RequestOrigin;
+}
+
+/** A request's client (its address subject, lib/platform/client-address.ts) and abort signal. */
+export interface RequestOrigin {
+  client: string;
+  signal: AbortSignal;
 }
 
 type Schema = z.ZodType;

@@ -3,8 +3,9 @@ import type { NextRequest } from "next/server";
 import { getDb } from "@/lib/db";
 import { DELIVER_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/shared/body-limits";
 import { errorResponse, ok, okJson } from "./envelope";
-import type { Auth, Method, Operation } from "./operation";
+import type { Auth, Method, Operation, RequestOrigin } from "./operation";
 import { rateClassOf } from "./operation";
+import { addressSubject, requestClientAddress } from "@/lib/platform/client-address";
 import { route, type RouteOptions } from "./route";
 
 /**
@@ -28,10 +29,23 @@ export function serve(...operations: Operation[]) {
     const operation = operations.find((candidate) => candidate.method === method);
     handlers[method] = operation ? handlerOf(operation) : notAllowed;
   }
-  return handlers;
+  // What this path answers (Next's own OPTIONS would list every method, most of them 405).
+  const options = [allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const OPTIONS = async () => new Response(null, { status: 204, headers: { Allow: options } });
+  return { ...handlers, OPTIONS };
 }
 
 type NextParams = { params: Promise<Record<string, string>> };
+
+/** The request's client and signal, the client worked out only when an operation asks. */
+export function originOf(req: Request): RequestOrigin {
+  return {
+    get client() {
+      return addressSubject(requestClientAddress(req));
+    },
+    signal: req.signal,
+  };
+}
 
 /** The body limit an operation's requests are held to (also before Next reads them). */
 export const bodyLimitOf = (operation: Pick<Operation, "largeBody">) =>
@@ -63,6 +77,7 @@ function handlerOf(operation: Operation) {
         caller,
         wallet,
         req,
+        from: originOf(req),
         params: operation.params ? operation.params.parse(params) : undefined,
         query: operation.query ? query(operation.query) : undefined,
         body: undefined as unknown,

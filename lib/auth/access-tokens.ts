@@ -91,7 +91,7 @@ export async function listAccessTokens(
   now = new Date(),
 ): Promise<Page<AccessTokenView>> {
   const rows = await db.accessToken.findMany({
-    where: { wallet: getAddress(wallet), ...afterCursor(decodeCursor(query.cursor), "desc") },
+    where: afterCursor({ wallet: getAddress(wallet) }, decodeCursor(query.cursor), "desc"),
     orderBy: orderBy("desc"),
     take: query.limit + 1,
   });

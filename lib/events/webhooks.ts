@@ -126,7 +126,7 @@ export async function listDeliveries(
 ): Promise<Page<WebhookDeliveryView>> {
   await getOwnedOrThrow(db, owner, id);
   const rows = await db.webhookDelivery.findMany({
-    where: { subscriptionId: id, ...afterCursor(decodeCursor(query.cursor), "desc") },
+    where: afterCursor({ subscriptionId: id }, decodeCursor(query.cursor), "desc"),
     orderBy: orderBy("desc"),
     take: query.limit + 1,
     include: { attemptLog: { orderBy: { attempt: "asc" }, take: 50 } },

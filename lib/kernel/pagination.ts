@@ -73,10 +73,23 @@ export function decodeSortedCursor(
   );
 }
 
-/** Prisma `where` for rows after the cursor in the given direction. */
-export function afterCursor(key: CursorKey | undefined, direction: "desc" | "asc") {
-  if (!key) return {};
+/**
+ * Prisma `where`: the list's own filter, and rows after the cursor in the given direction.
+ * Joined with AND, never spread beside the filter: a filter's own OR ("posted by me, or
+ * assigned to an agent I operate") would be replaced by the cursor's, and page 2 would list
+ * every job.
+ */
+export function afterCursor<Where extends object>(
+  where: Where,
+  key: CursorKey | undefined,
+  direction: "desc" | "asc",
+) {
+  if (!key) return where;
   const op = direction === "desc" ? "lt" : "gt";
+  return { AND: [where, keyAfter(key, op)] };
+}
+
+function keyAfter(key: CursorKey, op: "lt" | "gt") {
   return {
     OR: [
       { createdAt: { [op]: key.createdAt } },

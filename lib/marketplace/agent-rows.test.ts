@@ -19,7 +19,7 @@ import {
   selectSortedAgentJson,
 } from "./agent-rows";
 import { searchAgentIdsSql } from "./agent-search";
-import { agentReputationSql } from "./reputation";
+import { agentReputationSql } from "@/lib/kernel/reputation";
 
 const AWKWARD = 'quotes " and \\ backslash, \n newline, \t tab, \u0001 control, é, 😀, </script>';
 const USDC = 1_000_000n;

@@ -9,7 +9,7 @@ import { readRows } from "@/lib/db/row-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { whereSql } from "@/lib/kernel/sorted-page";
 import { isoSql, jsonFinisher, usdcSql } from "@/lib/kernel/view-json";
-import { oneAgentReputationSql } from "./reputation";
+import { oneAgentReputationSql } from "@/lib/kernel/reputation";
 
 /**
  * toAgentView's rating: Math.round(mean × 100) / 100, the mean a double (float8 here, the

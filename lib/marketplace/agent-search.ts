@@ -2,7 +2,7 @@
 // which are computed from reputable payments (never stored), so the keyset runs over a subquery.
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { AgentSort, ListAgentsQuery } from "@/lib/shared/schemas/agents";
-import { agentReputationSql } from "./reputation";
+import { agentReputationSql } from "@/lib/kernel/reputation";
 import { float8, sortedIdPageSql } from "@/lib/kernel/sorted-page";
 
 /**

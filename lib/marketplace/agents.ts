@@ -31,7 +31,7 @@ import {
   namePayee,
   replaceConsentRequest,
 } from "@/lib/payments/payees";
-import { agentReputationSql } from "./reputation";
+import { agentReputationSql } from "@/lib/kernel/reputation";
 import { type AgentStats, toAgentView } from "@/lib/kernel/serialize";
 import type { AgentView } from "@/lib/shared/view-types";
 

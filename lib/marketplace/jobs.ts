@@ -22,7 +22,7 @@ import { countJobScan, estimateJobScan, jobScanSql, readJobScan, type ScanWay } 
 import { ANNOUNCEMENTS } from "@/lib/kernel/lifecycle";
 import { cachedRead } from "@/lib/kernel/read-cache";
 import { beforeKeySql } from "@/lib/kernel/sorted-page";
-import { assertAtLeastMinimum } from "./reputation";
+import { assertAtLeastMinimum } from "@/lib/kernel/reputation";
 import { decodeCursor, type JsonPage, keyedJsonPage, type Page } from "@/lib/kernel/pagination";
 import { type JobRow, toJobView } from "@/lib/kernel/serialize";
 import type { JobView } from "@/lib/shared/view-types";

@@ -12,7 +12,7 @@ import { agentWallets, announce, authorize, holdState } from "@/lib/kernel/lifec
 import { runWrite } from "@/lib/kernel/write";
 import { lockPendingProposal } from "@/lib/kernel/locks";
 import { payeeConsentPending } from "@/lib/payments/payees";
-import { assertAtLeastMinimum } from "./reputation";
+import { assertAtLeastMinimum } from "@/lib/kernel/reputation";
 import { assertNotSelfPayment } from "@/lib/payments/payees";
 import { afterCursor, decodeCursor, orderBy, type Page, toPage } from "@/lib/kernel/pagination";
 import { toProposalView } from "@/lib/kernel/serialize";
@@ -72,7 +72,7 @@ export async function listProposals(
         ? { status: { not: "rejected" as const } }
         : { status: query.status };
   const rows = await db.proposal.findMany({
-    where: { jobId, ...status, ...afterCursor(decodeCursor(query.cursor), "asc") },
+    where: afterCursor({ jobId, ...status }, decodeCursor(query.cursor), "asc"),
     orderBy: orderBy("asc"),
     take: query.limit + 1,
   });

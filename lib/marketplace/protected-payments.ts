@@ -20,6 +20,7 @@ import { conflict, forbidden } from "@/lib/platform/errors";
 import { runAction } from "@/lib/payments/escrow/actions";
 import {
   assertCapturable,
+  deliverBySeconds,
   holdForJob,
   isDisputed,
   startRelease,
@@ -52,7 +53,7 @@ export async function cancelJob(db: Db, caller: Address, jobId: string): Promise
   authorize("cancel", job, caller);
   const hold = await heldPaymentOf(db, jobId);
   const now = await chainNowSeconds();
-  const deliverBy = (hold.deliverBy ?? hold.captureBy).getTime() / 1000;
+  const deliverBy = deliverBySeconds(hold);
   if (now < deliverBy) {
     throw conflict(
       "job_not_cancellable",

@@ -10,9 +10,14 @@ import { getJobRowOrThrow } from "@/lib/kernel/rows";
 import { agentWallets, announce, authorize, checkRole, transition } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
 import { getProposalRowOrThrow } from "@/lib/kernel/rows";
-import { earnsBadge } from "./reputation";
+import { awardBadge } from "@/lib/kernel/reputation";
 import { runAction } from "@/lib/payments/escrow/actions";
-import { assertCapturable, holdForJob, startRelease } from "@/lib/payments/escrow/holds";
+import {
+  assertCapturable,
+  deliverBySeconds,
+  holdForJob,
+  startRelease,
+} from "@/lib/payments/escrow/holds";
 import { chainNowSeconds } from "@/lib/payments/escrow/requirements";
 import { getEscrowSettings } from "@/lib/payments/escrow/settings";
 import { jobInclude, toJobView } from "@/lib/kernel/serialize";
@@ -41,19 +46,18 @@ export async function acceptProposal(
     throw conflict("proposal_not_pending", `the proposal is ${proposal.status}, not pending`);
 
   await assertPaidFor(db, { job, proposal, txHash: input.txHash });
-  const deliverBy = await protectedDeliverBy(db, jobId, proposal.etaDays);
+  const hold = await heldPaymentToAccept(db, jobId);
 
   const now = new Date();
   const row = await runWrite(db, async (tx) => {
-    if (deliverBy) {
+    if (hold) {
       await lockJob(tx, jobId); // the job before the hold (lib/payments/escrow/holds.ts)
-      // The agent's time runs from acceptance: a late accept moves the delivery deadline (never
-      // past the point where the review window would no longer fit before heldUntil).
-      const { count } = await tx.escrowHold.updateMany({
-        where: { id: deliverBy.holdId, state: "held" },
-        data: { deliverBy: deliverBy.at },
-      });
-      if (count !== 1) throw conflict("payment_not_held", "the held payment is no longer held");
+      // Still held once the job is locked (a payer's reclaim records itself under this lock).
+      // The delivery deadline stays the one the poster saw when paying, however late the
+      // accept: the review and dispute windows must fit before heldUntil.
+      if ((await tx.escrowHold.count({ where: { id: hold.id, state: "held" } })) !== 1) {
+        throw conflict("payment_not_held", "the held payment is no longer held");
+      }
     }
     await transition(tx, "accept", jobId, {
       assignedAgentId: proposal.agentId,
@@ -79,23 +83,15 @@ export async function acceptProposal(
   return toJobView(row);
 }
 
-/** A protected payment's delivery deadline counted from now (chain time), or null for pay-now. */
-async function protectedDeliverBy(db: Db, jobId: string, etaDays: number) {
+/** A protected payment's hold, still held and capturable, or null for pay-now. */
+async function heldPaymentToAccept(db: Db, jobId: string) {
   const hold = await holdForJob(db, jobId);
-  const settings = getEscrowSettings();
-  if (!hold || !settings) return null;
+  if (!hold || !getEscrowSettings()) return null;
   if (hold.state !== "held") {
     throw conflict("payment_not_held", `the payment is no longer held (it is ${hold.state})`);
   }
-  const now = await chainNowSeconds();
-  assertCapturable(hold, now);
-  const fromNow = now + etaDays * 86_400 + settings.graceSeconds;
-  const latest = hold.captureBy.getTime() / 1000 - settings.reviewSeconds;
-  const previous = (hold.deliverBy ?? hold.captureBy).getTime() / 1000;
-  return {
-    holdId: hold.id,
-    at: new Date(Math.max(previous, Math.min(fromNow, latest)) * 1000),
-  };
+  assertCapturable(hold, await chainNowSeconds());
+  return hold;
 }
 
 function isSameAcceptance(
@@ -111,8 +107,9 @@ function isSameAcceptance(
 }
 
 /**
- * The deliver rules (403 not the assigned agent's wallet or operator, 409 not in progress),
- * checked before a large body is read: a stranger's upload is refused without reading it.
+ * The deliver rules (403 not the assigned agent's wallet or operator, 409 not in progress; for
+ * a protected payment, 409 past its delivery deadline), checked before a large body is read: a
+ * stranger's upload is refused without reading it.
  */
 export async function assertMayDeliver(db: Db, caller: Address, jobId: string) {
   const job = await getJobRowOrThrow(db, jobId);
@@ -120,7 +117,26 @@ export async function assertMayDeliver(db: Db, caller: Address, jobId: string) {
     ? await db.agent.findUnique({ where: { id: job.assignedAgentId } })
     : null;
   authorize("deliver", job, caller, agent ? agentWallets(agent) : []);
+  await assertDeliveryDue(db, jobId);
   return job;
+}
+
+/**
+ * A protected payment is delivered for by its deadline (deliverBy, shown when paying), or not
+ * at all: a later delivery would leave its review and dispute windows short of heldUntil, after
+ * which nothing can be released (the agent would have given the work for nothing, the poster
+ * would have it and the refund). From deliverBy the poster may cancel instead.
+ */
+async function assertDeliveryDue(db: Db, jobId: string) {
+  const hold = await holdForJob(db, jobId);
+  if (!hold || hold.state !== "held") return;
+  const deliverBy = deliverBySeconds(hold);
+  if ((await chainNowSeconds()) >= deliverBy) {
+    throw conflict(
+      "delivery_deadline_passed",
+      `the delivery deadline of this protected payment passed at ${new Date(deliverBy * 1000).toISOString()}: nothing can be delivered; the poster may cancel`,
+    );
+  }
 }
 
 /** deliver: in_progress → delivered, by the assigned agent's wallet or operator. */
@@ -202,12 +218,7 @@ export async function completeJob(
       if (review.count === 1) announce(tx, "review", { jobId, reviewId });
     }
     // The badge is earned by paying someone else at least the minimum (reputation.ts).
-    if (await earnsBadge(tx, jobId)) {
-      await tx.wallet.updateMany({
-        where: { address: job.posterAddress, verified: false },
-        data: { verified: true, verifiedAt: now },
-      });
-    }
+    await awardBadge(tx, jobId);
     return tx.job.findUniqueOrThrow({ where: { id: jobId }, include: jobInclude });
   });
   if (release) await runAction(db, release.id);

@@ -38,14 +38,15 @@ export async function listMyJobs(
   posted?: { status?: JobStatus },
 ): Promise<Page<MyJobView>> {
   const rows = await db.job.findMany({
-    where: {
-      ...(query.group
+    where: afterCursor(
+      query.group
         ? groupFilter(wallet, query.group)
         : posted
           ? { posterAddress: wallet, ...(posted.status ? { status: posted.status } : {}) }
-          : mine(wallet)),
-      ...afterCursor(decodeCursor(query.cursor), "desc"),
-    },
+          : mine(wallet),
+      decodeCursor(query.cursor),
+      "desc",
+    ),
     orderBy: orderBy("desc"),
     take: query.limit + 1,
     include: jobInclude,
@@ -112,12 +113,15 @@ export async function listMyProposals(
     }
   }
   const rows = await db.proposal.findMany({
-    where: {
-      agent: operatedBy(wallet),
-      ...(query.agentId !== undefined ? { agentId: query.agentId } : {}),
-      ...(query.status ? { status: query.status } : {}),
-      ...afterCursor(decodeCursor(query.cursor), "desc"),
-    },
+    where: afterCursor(
+      {
+        agent: operatedBy(wallet),
+        ...(query.agentId !== undefined ? { agentId: query.agentId } : {}),
+        ...(query.status ? { status: query.status } : {}),
+      },
+      decodeCursor(query.cursor),
+      "desc",
+    ),
     orderBy: orderBy("desc"),
     take: query.limit + 1,
     include: { job: { include: jobInclude } },

@@ -120,7 +120,10 @@ export const ERROR_CODES = {
   notification_not_found: { status: 404, description: "A notification that is not yours." },
   no_pending_payee: { status: 404, description: "No payee waits for consent." },
   method_not_allowed: { status: 405, description: "See the Allow header." },
-  not_acceptable: { status: 406, description: "MCP needs Accept: application/json." },
+  not_acceptable: {
+    status: 406,
+    description: "MCP needs Accept: application/json, text/event-stream.",
+  },
   request_timeout: { status: 408, description: "The request did not arrive in time." },
   upload_too_slow: { status: 408, description: "A large upload slower than the rate floor." },
   // 409: the state.
@@ -146,7 +149,12 @@ export const ERROR_CODES = {
   payment_not_held: { status: 409, description: "The held payment was released or returned." },
   payment_expired: {
     status: 409,
-    description: "Past the held payment's heldUntil: it can no longer be released (reclaim it).",
+    description:
+      "The held payment's heldUntil has passed or is too close to release before it (reclaim it from then).",
+  },
+  delivery_deadline_passed: {
+    status: 409,
+    description: "The protected payment's deliverBy has passed: nothing can be delivered.",
   },
   disputes_unavailable: {
     status: 409,

@@ -446,4 +446,102 @@ describe(`reads are rate-limited per client, over HTTP and MCP alike (${KIND})`,
     expect(results.filter((result) => result === "ok")).toHaveLength(20);
     expect(results.filter((result) => result === "429")).toHaveLength(10);
   });
+
+  it("counts every MCP message, not only tool calls: a batch of tools/list is 10 reads", async () => {
+    const { server } = market;
+    const lister = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const token = await tokenOf(lister, ["read"]);
+    const lists = Array.from({ length: 10 }, (_, id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/list",
+    }));
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await mcp(server, token, lists, "203.0.113.70")).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    // A call of no tool costs a read as well (a tool error, with the code of an unknown name).
+    const other = await new ApiClient(
+      server.url,
+      privateKeyToAccount(generatePrivateKey()),
+    ).signIn();
+    const unknown = await mcp(
+      server,
+      await tokenOf(other, ["read"]),
+      Array.from({ length: 10 }, (_, id) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "no_such_tool", arguments: {} },
+      })),
+      "203.0.113.71",
+    );
+    expect(unknown.body[0].error).toMatchObject({ code: -32602, data: { code: "not_found" } });
+  });
+});
+
+describe(`MCP's long-polls hold their client address's slots, not a wallet's (${KIND})`, () => {
+  let market: Awaited<ReturnType<typeof startWith>>;
+
+  beforeAll(async () => {
+    market = await startWith({});
+  });
+  afterAll(() => market?.stop());
+
+  it("six wallets from one address: 5 list_events wait, the sixth is refused at once", async () => {
+    const { server } = market;
+    const tokens = await Promise.all(
+      Array.from({ length: 6 }, async () =>
+        tokenOf(
+          await new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn(),
+          ["read"],
+        ),
+      ),
+    );
+    const controller = new AbortController();
+    const waitCall = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_events", arguments: { after: "latest", wait: 30 } },
+    };
+    // Should it find a slot still free (the five not there yet), it waits a second only.
+    const shortWait = {
+      ...waitCall,
+      params: { ...waitCall.params, arguments: { after: "latest", wait: 1 } },
+    };
+    const waiting = tokens.slice(0, 5).map((token) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...from("203.0.113.80"),
+        },
+        body: JSON.stringify(waitCall),
+        signal: controller.signal,
+      }).catch(() => undefined),
+    );
+    try {
+      // The five hold their slots (a sixth from the same address finds none left).
+      let refused;
+      const deadline = Date.now() + 20_000;
+      do {
+        await sleep(200);
+        refused = await mcp(server, tokens[5]!, shortWait, "203.0.113.80");
+      } while (!refused.body.result?.isError && Date.now() < deadline);
+      expect(refused.body.result.structuredContent).toMatchObject({
+        status: 429,
+        code: "too_many_long_polls",
+      });
+    } finally {
+      controller.abort();
+      await Promise.all(waiting);
+    }
+  });
 });

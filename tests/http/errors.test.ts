@@ -23,6 +23,9 @@ describe.each(DB_KINDS)("marketplace API over HTTP on %s", (kind) => {
       expect(wrong.body).toEqual({ error: expect.any(String), code: "method_not_allowed" });
       expect(wrong.headers.get("allow")).toBe("GET, POST");
       expect(wrong.headers.get("content-type")).toMatch(/application\/json/);
+      const options = await cast.anon.request("OPTIONS", "/api/v1/jobs");
+      expect(options.status).toBe(204);
+      expect(options.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
     });
 
     it("answers 404 for ids PostgreSQL could never hold and 400 for undecodable paths", async () => {

@@ -483,6 +483,20 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
     const answer = direct.body as { id: number; result: { tools: unknown[] } };
     expect(answer.id).toBe(7);
     expect(answer.result.tools).toHaveLength(TOOL_NAMES.length);
+    // Streamable HTTP needs both types in Accept: refused with our code, as every refusal.
+    for (const accept of ["application/json", "*/*", undefined]) {
+      const refused = await new ApiClient(server.url).post(
+        "/api/mcp",
+        { jsonrpc: "2.0", id: 8, method: "tools/list" },
+        { authorization: `Bearer ${agentToken}`, ...(accept ? { accept } : {}) },
+      );
+      expect(refused.status, String(accept)).toBe(406);
+      expect(refused.body).toMatchObject({
+        jsonrpc: "2.0",
+        error: { code: -32000, data: { code: "not_acceptable" } },
+        id: null,
+      });
+    }
   });
 
   it("never writes a token to the server's output", async () => {

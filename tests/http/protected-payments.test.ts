@@ -266,6 +266,9 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
       });
       expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
       const payment = await paymentOf(c);
+      // The poster's badge comes with money that reached the agent: a split's 2 USDC (at
+      // least the minimum), never a refund.
+      expect(resolved.body.data.posterVerified).toBe(outcome === "split");
       if (outcome === "refund") {
         expect(resolved.body.data.status).toBe("cancelled");
         expect(payment.escrow).toMatchObject({ state: "refunded", heldUsdc: 0, releasedUsdc: 0 });
@@ -290,10 +293,14 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     }
   });
 
-  it("after the deadlines (the chain's clock moved): refunds on cancel, auto-releases an unreviewed delivery", async () => {
-    // Both paid before the clock moves: a client signs against the wall clock.
+  it("after the deadlines (the chain's clock moved): no late delivery, refunds on cancel, auto-releases an unreviewed delivery", async () => {
+    // All paid before the clock moves: a client signs against the wall clock.
     const cancelCase = await paidAndAccepted();
     const autoCase = await paidAndAccepted();
+    const lateAccept = await newPaymentCase(market);
+    const paidLate = await payProtected(lateAccept.payer, `${lateAccept.settleUrl()}&mode=escrow`);
+    expect(paidLate.status, JSON.stringify(paidLate.body)).toBe(200);
+    const shownWhenPaid = (await paymentOf(lateAccept)).escrow.deliverBy;
     expect(
       (await autoCase.operator.post(`/api/v1/jobs/${autoCase.job.id}/deliver`, {})).status,
     ).toBe(200);
@@ -301,9 +308,30 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     expect(early.status).toBe(409);
     expect(early.body.code).toBe("job_not_cancellable");
     const agentBefore = await balanceOf(autoCase.agentWallet as Address);
+    expect((await autoCase.poster.get(`/api/v1/jobs/${autoCase.job.id}`)).body.data).toMatchObject({
+      status: "delivered",
+      posterVerified: false,
+    });
 
     // eta 1 day + 1 hour's grace; the review window is 2 hours.
     await market.chain.increaseTime(86_400 + HOUR + 60);
+
+    // A late accept leaves the deadline the poster saw when paying: the review and dispute
+    // windows still fit before heldUntil. Nothing can be delivered past it; the poster cancels.
+    const accepted = await lateAccept.poster.post(`/api/v1/jobs/${lateAccept.job.id}/accept`, {
+      proposalId: lateAccept.proposalId,
+      txHash: paidLate.body.data.txHash,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect((await paymentOf(lateAccept)).escrow.deliverBy).toBe(shownWhenPaid);
+    for (const c of [lateAccept, cancelCase]) {
+      const late = await c.operator.post(`/api/v1/jobs/${c.job.id}/deliver`, {});
+      expect(late.status, JSON.stringify(late.body)).toBe(409);
+      expect(late.body.code).toBe("delivery_deadline_passed");
+    }
+    expect(
+      (await lateAccept.poster.post(`/api/v1/jobs/${lateAccept.job.id}/cancel`, {})).status,
+    ).toBe(200);
 
     const c = cancelCase;
     expect((await c.operator.post(`/api/v1/jobs/${c.job.id}/cancel`, {})).status).toBe(403);
@@ -331,8 +359,10 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     expect(await balanceOf(autoCase.agentWallet as Address)).toBe(
       agentBefore + autoCase.job.bidAtomic,
     );
-    expect((await autoCase.poster.get(`/api/v1/jobs/${autoCase.job.id}`)).body.data.status).toBe(
-      "completed",
-    );
+    // Completed without its poster, who still earns the badge: the money reached the agent.
+    expect((await autoCase.poster.get(`/api/v1/jobs/${autoCase.job.id}`)).body.data).toMatchObject({
+      status: "completed",
+      posterVerified: true,
+    });
   });
 });

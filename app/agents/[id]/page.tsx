@@ -13,7 +13,7 @@ import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/platform/errors";
 import { currentWallet } from "@/lib/auth/session-cookie";
 import { canEditAgent, getAgent, getPayeeConsentRequest } from "@/lib/marketplace/agents";
-import { minimumAmountAtomic } from "@/lib/marketplace/reputation";
+import { minimumAmountAtomic } from "@/lib/kernel/reputation";
 import { sameAddress } from "@/lib/shared/address";
 import { atomicToUsdc, formatUsdc } from "@/lib/shared/money";
 import { PayeeConsentButton } from "@/components/agents/payee-consent-button";

@@ -2,4 +2,4 @@
 import { getHealthOperation } from "@/lib/api/operations/health";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getHealthOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getHealthOperation);

@@ -2,4 +2,4 @@
 import { mcpOperation } from "@/lib/api/operations/meta";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(mcpOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(mcpOperation);

@@ -2,4 +2,4 @@
 import { getReadinessOperation } from "@/lib/api/operations/health";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getReadinessOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getReadinessOperation);

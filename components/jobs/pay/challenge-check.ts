@@ -18,9 +18,9 @@ export interface EscrowTerms {
   escrow: string;
   operator: string;
   /**
-   * From then on the poster may cancel an undelivered job and get the money back. The earliest
-   * such deadline: accept counts it from the acceptance (lib/marketplace/transitions.ts), which
-   * the dialog sends right after paying.
+   * From then on the poster may cancel an undelivered job and get the money back, and nothing
+   * can be delivered: the deadline the payment keeps, however late the accept
+   * (lib/marketplace/transitions.ts).
    */
   deliverBy: number;
   /** The authorization's expiry: nothing is released after it; the payer may reclaim. */

@@ -86,9 +86,9 @@ export function PaySummary({
             dispute within {formatWindow(escrow.reviewSeconds)} of the delivery.
           </p>
           <p>
-            If the agent has not delivered by {formatDeadline(escrow.terms.deliverBy)} (counted from
-            the acceptance, which follows right after paying), you can cancel the job and get the
-            money back. Whatever happens to this site, you can reclaim it on chain yourself after{" "}
+            If the agent has not delivered by {formatDeadline(escrow.terms.deliverBy)}, you can
+            cancel the job and get the money back (nothing can be delivered after it). Whatever
+            happens to this site, you can reclaim it on chain yourself after{" "}
             {formatDeadline(escrow.terms.heldUntil)} if it was not released.
           </p>
           <p>

@@ -1,5 +1,6 @@
 import "server-only";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { ErrorCode as ApiErrorCode } from "@/lib/shared/error-codes";
 
 /**
  * What one MCP request may cost, bounded before it is paid (docs/limits.md):
@@ -26,15 +27,36 @@ export function answerTooLarge(message: string): McpError {
   return new McpError(ANSWER_TOO_LARGE, message, { code: "answer_too_large" });
 }
 
+/**
+ * The refusals of a whole MCP request, answered as a JSON-RPC error (what an MCP client reads)
+ * whose `data.code` is our error code, with the JSON-RPC code each carries. The OpenAPI
+ * document shows them in that shape (lib/api/openapi/errors.ts).
+ */
+export const MCP_REFUSALS = {
+  invalid_request: ErrorCode.InvalidRequest,
+  batch_too_large: ErrorCode.InvalidRequest,
+  body_too_large: ErrorCode.InvalidRequest,
+  // As the SDK's transport answers these: a server-defined code.
+  not_acceptable: -32000,
+  unsupported_media_type: -32000,
+} as const satisfies Partial<Record<ApiErrorCode, number>>;
+
+export type McpRefusal = keyof typeof MCP_REFUSALS;
+
+/** The MCP server's path: the one operation whose own refusals are JSON-RPC errors. */
+export const MCP_PATH = "/api/mcp";
+
 /** A JSON-RPC error answer for the whole request, as the SDK's transport words its own. */
-export function jsonRpcRefusal(status: number, code: number, message: string, data: object) {
+export function jsonRpcRefusal(status: number, code: McpRefusal, message: string) {
   return new Response(
-    JSON.stringify({ jsonrpc: "2.0", error: { code, message, data }, id: null }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: { code: MCP_REFUSALS[code], message, data: { code } },
+      id: null,
+    }),
     {
       status,
       headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
     },
   );
 }
-
-export const INVALID_REQUEST = ErrorCode.InvalidRequest;

@@ -70,7 +70,12 @@ export function createMcpServer(ctx: ToolContext): McpServer {
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools() }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = mcpTools().byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    if (!tool) {
+      await ctx.limitRead(); // a call of no tool costs a read, as a known read tool does
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`, {
+        code: "not_found",
+      });
+    }
     return callTool(ctx, tool, request.params.arguments ?? {});
   });
   mcp.server.setRequestHandler(ListResourcesRequestSchema, async () => ({

@@ -4,7 +4,14 @@ import type { Caller } from "@/lib/auth/caller";
 import type { Db } from "@/lib/db";
 import type { TokenScope } from "@/lib/shared/enums";
 import { inputSchemaOf, type JsonObjectSchema, outputSchemaOf } from "./schemas";
-import { type Answer, isWrite, type Operation, type RateClass, rateClassOf } from "../operation";
+import {
+  type Answer,
+  isWrite,
+  type Operation,
+  type RateClass,
+  rateClassOf,
+  type RequestOrigin,
+} from "../operation";
 
 /**
  * An MCP tool, derived from the operation it exposes (lib/api/operation.ts): its arguments are
@@ -25,6 +32,8 @@ export interface ToolContext {
   limitRead(): Promise<void>;
   /** Bytes the whole answer to this HTTP request may still take (lib/api/mcp/limits.ts). */
   answerBudget: { remaining: number };
+  /** The MCP POST's client and abort signal (a tool's long-poll waits on them). */
+  from: RequestOrigin;
 }
 
 export interface Tool {
@@ -74,6 +83,7 @@ export function toolOf(operation: Operation): Tool {
         caller: ctx.caller,
         wallet: ctx.caller.wallet,
         req: undefined,
+        from: ctx.from,
         params: operation.params ? operation.params.parse(request.params ?? {}) : undefined,
         query: operation.query ? operation.query.parse(asQuery(request.query ?? {})) : undefined,
         body: undefined as unknown,

@@ -5,6 +5,8 @@
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_CODES, type ErrorCode, statusesOf } from "@/lib/shared/error-codes";
 import { errorBodySchema } from "@/lib/shared/schemas/views";
+import { z } from "zod";
+import { MCP_PATH, MCP_REFUSALS, type McpRefusal } from "../mcp/limits";
 import { isWrite, type Operation } from "../operation";
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
@@ -66,22 +68,45 @@ export function errorResponses(operation: Operation): ZodOpenApiResponsesObject 
   }
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const jsonRpc = operation.path === MCP_PATH && codes.some(isMcpRefusal);
     (responses as Record<string, unknown>)[String(status)] = {
       description:
         `${STATUS_DESCRIPTIONS[status] ?? "An error."} Codes: ` +
-        codes.map((code) => `\`${code}\``).join(", "),
+        codes.map((code) => `\`${code}\``).join(", ") +
+        (jsonRpc ? ". MCP's own refusals are JSON-RPC errors, the code in `error.data.code`." : ""),
       content: {
         "application/json": {
-          schema: errorBodySchema,
-          examples: Object.fromEntries(
-            codes.map((code) => [
-              code,
-              { summary: code, value: { error: ERROR_CODES[code].description, code } },
-            ]),
-          ),
+          schema: jsonRpc ? z.union([errorBodySchema, jsonRpcRefusalSchema]) : errorBodySchema,
+          examples: Object.fromEntries(codes.map((code) => [code, example(code, jsonRpc)])),
         },
       },
     };
   }
   return responses;
+}
+
+const isMcpRefusal = (code: ErrorCode): code is McpRefusal => code in MCP_REFUSALS;
+
+/** lib/api/mcp/limits.ts's jsonRpcRefusal: a whole MCP request refused. */
+const jsonRpcRefusalSchema = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    error: z.object({
+      code: z.number().int().meta({ description: "The JSON-RPC error code" }),
+      message: z.string(),
+      data: z.object({ code: z.enum(Object.keys(MCP_REFUSALS) as [McpRefusal, ...McpRefusal[]]) }),
+    }),
+    id: z.null(),
+  })
+  .meta({ id: "JsonRpcRefusal", description: "An MCP request refused as a whole" });
+
+function example(code: ErrorCode, jsonRpc: boolean) {
+  const message = ERROR_CODES[code].description;
+  return {
+    summary: code,
+    value:
+      jsonRpc && isMcpRefusal(code)
+        ? { jsonrpc: "2.0", error: { code: MCP_REFUSALS[code], message, data: { code } }, id: null }
+        : { error: message, code },
+  };
 }

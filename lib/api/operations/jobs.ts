@@ -164,6 +164,7 @@ export const deliverJobOperation = defineOperation({
     "job_not_found",
     "job_not_in_progress",
     "job_not_paid",
+    "delivery_deadline_passed",
     "invalid_attachment",
     "attachments_too_large",
   ],

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { hasScope } from "@/lib/auth/caller";
 import { DomainError } from "@/lib/platform/errors";
+import { MCP_PATH } from "../mcp/limits";
 import { handleMcpPost, mcpBodyTooLarge } from "../mcp/transport";
 import { apiDocument } from "../openapi/document";
 import { defineOperation, PUBLIC, TOKEN_ONLY } from "../operation";
@@ -26,7 +27,7 @@ export const getOpenApiOperation = defineOperation({
 export const mcpOperation = defineOperation({
   id: "mcp",
   method: "POST",
-  path: "/api/mcp",
+  path: MCP_PATH,
   tag: "Meta",
   summary: "The MCP server (Streamable HTTP, JSON-RPC 2.0): tools for programs",
   description:

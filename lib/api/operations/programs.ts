@@ -11,7 +11,6 @@ import {
   listWebhooks,
   sendTestEvent,
 } from "@/lib/events/webhooks";
-import { addressSubject, requestClientAddress } from "@/lib/platform/client-address";
 import { listEventsQuerySchema } from "@/lib/shared/schemas/events";
 import { createTokenSchema, listTokensQuerySchema } from "@/lib/shared/schemas/tokens";
 import { createWebhookSchema, listDeliveriesQuerySchema } from "@/lib/shared/schemas/webhooks";
@@ -99,11 +98,10 @@ export const listEventsOperation = defineOperation({
       "job; `nextCursor` is the next `after`. `wait` long-polls up to 30 s (MCP: keep it short).",
     result: "events",
   },
-  handle: async ({ db, req, wallet, query }) => {
-    const page = await readEvents(db, query, {
-      signal: req?.signal,
-      client: req ? addressSubject(requestClientAddress(req)) : `wallet:${wallet}`,
-    });
+  // Over MCP too, the long-poll's slot is the client address's (not the wallet's: wallets cost
+  // nothing) and ends when the MCP request is gone.
+  handle: async ({ db, from, query }) => {
+    const page = await readEvents(db, query, from);
     return answer(page.items, { nextCursor: page.nextCursor, hasMore: page.hasMore });
   },
 });

@@ -12,6 +12,7 @@ import type { Db } from "@/lib/db";
 import type { EscrowAction, EscrowHold, Prisma, Settlement } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/kernel/ids";
 import { lockJob } from "@/lib/kernel/locks";
+import { awardBadge } from "@/lib/kernel/reputation";
 import { recordEvent } from "@/lib/kernel/write";
 import { conflict } from "@/lib/platform/errors";
 import { getSettlementNetwork } from "../chain/network";
@@ -65,14 +66,30 @@ export function holdForJob(db: Db | Tx, jobId: string): Promise<EscrowHold | nul
 }
 
 /**
- * 409 when the capture deadline has passed (chain seconds `now`): nothing can be released any
- * more, only reclaimed by the payer. Checked before a write that would release.
+ * A hold's delivery deadline (chain seconds): from it the poster may cancel, and the agent can
+ * no longer deliver (lib/marketplace/transitions.ts).
+ */
+export const deliverBySeconds = (hold: Pick<EscrowHold, "deliverBy" | "captureBy">): number =>
+  (hold.deliverBy ?? hold.captureBy).getTime() / 1000;
+
+/**
+ * The last moment (chain seconds) a release may start: its capture must still be mined before
+ * the capture deadline, within the time a transaction is given to be sent and confirmed. A
+ * release that started later could revert at the deadline, with the job already completed.
+ */
+export const releasableUntil = (hold: Pick<EscrowHold, "captureBy">): number =>
+  hold.captureBy.getTime() / 1000 - settlementBudgetSeconds();
+
+/**
+ * 409 when the capture deadline has passed or is too close to release before it (chain
+ * seconds `now`): nothing can be released any more, only reclaimed by the payer from the
+ * deadline. Checked before a write that would release.
  */
 export function assertCapturable(hold: Pick<EscrowHold, "captureBy">, now: number): void {
-  if (now >= hold.captureBy.getTime() / 1000) {
+  if (now >= releasableUntil(hold)) {
     throw conflict(
       "payment_expired",
-      `the held payment expired at ${hold.captureBy.toISOString()}: it can no longer be released; the poster can reclaim it`,
+      `the held payment expires at ${hold.captureBy.toISOString()}: too late to release it; the poster can reclaim it from then`,
     );
   }
 }
@@ -181,6 +198,9 @@ export async function recordStepSucceeded(
           }
         : { returnedAtomic: { increment: action.amountAtomic } },
   });
+  // Money reached the agent: the poster's badge, for the releases no poster's completion
+  // started (the auto-release, an admin's release or split).
+  if (action.kind === "capture") await awardBadge(tx, hold.jobId);
   const settlement = await tx.settlement.findUniqueOrThrow({ where: { id: hold.settlementId } });
   recordEvent(tx, {
     type: action.kind === "capture" ? "payment.released" : "payment.refunded",

@@ -11,6 +11,7 @@ import { transition } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
 import { errorSummary } from "@/lib/platform/redact";
 import { getChainClient } from "../chain/client";
+import { settlementBudgetSeconds } from "../reconcile/settlement";
 import { decideAction, findEscrowLog, leaseAction, runAction } from "./actions";
 import { recordReclaim, startRelease } from "./holds";
 import { readPaymentState } from "./operator";
@@ -76,14 +77,15 @@ async function finishPendingActions(db: Db, maxRows: number): Promise<number> {
 /** Delivered jobs whose review window passed: completed for the poster, the payment released. */
 async function autoRelease(db: Db, now: number, reviewSeconds: number, maxRows: number) {
   // Exactly the due ones, oldest delivery first: held, not frozen by a dispute, delivered at
-  // least the review window ago, and still capturable (before the capture deadline).
+  // least the review window ago, and still releasable (holds.ts: releasableUntil, a capture
+  // deadline at least a transaction's budget away).
   const dueBefore = new Date((now - reviewSeconds) * 1000);
-  const nowDate = new Date(now * 1000);
+  const releasableAfter = new Date((now + settlementBudgetSeconds()) * 1000);
   const due = await db.$queryRaw<{ id: string }[]>`
     SELECT h."id" FROM "escrow_holds" h JOIN "jobs" j ON j."id" = h."jobId"
      WHERE h."state" = 'held'
        AND (h."disputeOpenedAt" IS NULL OR h."resolvedAt" IS NOT NULL)
-       AND h."captureBy" > ${nowDate}
+       AND h."captureBy" > ${releasableAfter}
        AND j."status" = 'delivered' AND j."deliveredAt" <= ${dueBefore}
      ORDER BY j."deliveredAt" ASC
      LIMIT ${maxRows}`;

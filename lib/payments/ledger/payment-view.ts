@@ -4,6 +4,7 @@ import type { EscrowAction, EscrowHold, Settlement } from "@/lib/generated/prism
 import { getJobRowOrThrow } from "@/lib/kernel/rows";
 import { atomicToUsdc } from "@/lib/shared/money";
 import type { PaymentView } from "@/lib/shared/view-types";
+import { deliverBySeconds } from "../escrow/holds";
 import { getEscrowSettings } from "../escrow/settings";
 import { latestSettlementForJob } from "./settlements";
 
@@ -45,7 +46,7 @@ function toEscrowView(hold: HoldWithActions, deliveredAt: Date | null): PaymentV
     refundedUsdc: atomicToUsdc(hold.returnedAtomic),
     escrow: getAddress(hold.escrowAddress),
     paymentInfoHash: hold.paymentInfoHash,
-    deliverBy: (hold.deliverBy ?? hold.captureBy).toISOString(),
+    deliverBy: new Date(deliverBySeconds(hold) * 1000).toISOString(),
     releaseAt,
     heldUntil: hold.captureBy.toISOString(),
     dispute: hold.disputeOpenedAt

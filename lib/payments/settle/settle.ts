@@ -14,7 +14,7 @@ import {
   paymentRequirementsFor,
   resourceServerOrUnavailable,
 } from "./requirements";
-import { claimSlot } from "./steps/claim";
+import { claimSlot, currentBlock } from "./steps/claim";
 import { type Parsed, parsePaymentSignature } from "./steps/parse";
 import { assertPayable } from "./steps/preconditions";
 import { recordAttempt } from "./steps/record";
@@ -122,6 +122,7 @@ export async function settleJobPayment(
 
   if (refusal) return challenge(refusal);
   if (!header) return challenge({ code: "payment_required" });
+  const claimBlock = await currentBlock();
   let terms: EscrowTerms | undefined;
   if (escrow) {
     const checked = await checkProtectedPayment(escrow, header, job.posterAddress);
@@ -141,7 +142,14 @@ export async function settleJobPayment(
     if (refusal) return challenge(refusal);
   }
 
-  const claimed = await claimSlot(db, target, header, payTo, terms && escrowClaimFields(terms));
+  const claimed = await claimSlot(
+    db,
+    target,
+    header,
+    payTo,
+    claimBlock,
+    terms && escrowClaimFields(terms),
+  );
   if ("lost" in claimed) return answer(claimed.lost);
   const submitted = terms
     ? await submitAuthorize(db, claimed.claim, terms, header.signature)

@@ -787,7 +787,7 @@ export type components = {
       /** @description A readable reason */
       error: string;
       /**
-       * @description A stable snake_case code a program acts on (never changes): `invalid_request` A field, query value or body is not valid. `invalid_path` The path is not valid percent-encoded UTF-8. `malformed_request` Not HTTP the server can parse. `invalid_cursor` Not a nextCursor of this list (and sort). `invalid_payload` PAYMENT-SIGNATURE is not an x402 v2 payment. `invalid_attachment` An attachment's dataUrl, type or size disagree. `attachments_too_large` More than 10 MiB of attachments in all. `invalid_siwe_message` Not an EIP-4361 (SIWE) message. `invalid_webhook_url` Not a public https URL. `handle_reserved` A handle shaped like another wallet's address. `amount_below_minimum` A budget or bid under MIN_AMOUNT_USDC. `agent_not_assigned` The review names another agent than the job's. `unauthenticated` No valid session (sign in with SIWE). `siwe_refused` Sign-in refused: signature, nonce, domain or time. `invalid_token` A bearer token unknown, expired or revoked. `token_required` This route takes a bearer token. `payment_required` No PAYMENT-SIGNATURE yet: sign the challenge and send it. `invalid_x402_version` Only x402 version 2 payments are accepted. `invalid_scheme` Another scheme than the challenge's. `invalid_network` Another network than the challenge's. `wrong_asset` Another token than the challenge's USDC. `invalid_exact_evm_payload_authorization_value_mismatch` Not exactly the bid. `invalid_exact_evm_payload_recipient_mismatch` Not to the proposal's payee. `wrong_payer` Signed by someone other than the job's poster. `invalid_exact_evm_payload_authorization_valid_before` Expired, or valid for too long. `invalid_exact_evm_payload_authorization_valid_after` Not valid yet. `invalid_exact_evm_payload_signature` The signature does not sign these terms. `insufficient_funds` The payer does not hold enough USDC. `authorization_already_used` This authorization paid something else already. `payment_refused` The facilitator refused it for another reason. `settlement_failed` Attempted, and the chain shows nothing moved; sign a new one. `escrow_terms_mismatch` A protected payment whose escrow, operator, fee, deadlines or hash are not the challenge's. `payment_not_found` No succeeded settlement with this hash for this bid. `payment_mismatch` The settlement or its receipt does not pay this bid. `forbidden` Signed in, but not allowed. `not_poster` Only the job's poster may do this. `not_agent_operator` Only a wallet that operates the agent may. `not_assigned_agent` Only the assigned agent's wallet or operator. `not_operator` Only the agent's operator may (not its payee). `not_job_party` Only the job's poster and its assigned agent. `not_thread_party` Only the poster and the proposal's agent. `not_consent_party` Only the operator and the named payee. `not_admin` Only a platform admin (ADMIN_ADDRESSES) may. `own_job` A bid on your own job (also through your agent). `self_payment` The agent's payee is the job's poster (403 on a bid, 409 on settle). `invalid_consent_signature` Not the named wallet's consent. `insufficient_scope` The token lacks the route's scope. `session_required` A browser-session route called with a token. `cross_origin_request` A cookie write from another Origin. `cross_site_request` A cookie write from another site. `not_found` No such path. `job_not_found` No such job. `proposal_not_found` No such proposal on this job. `agent_not_found` No such agent. `attachment_not_found` No such file on this job. `webhook_not_found` No such webhook of yours. `token_not_found` No such access token of yours. `notification_not_found` A notification that is not yours. `no_pending_payee` No payee waits for consent. `method_not_allowed` See the Allow header. `not_acceptable` MCP needs Accept: application/json. `request_timeout` The request did not arrive in time. `upload_too_slow` A large upload slower than the rate floor. `conflict` The resource changed; re-read it. `job_not_open` The job must be open. `job_not_in_progress` The job must be in progress. `job_not_delivered` The job must be delivered. `job_not_paid` The job is not paid yet. `proposal_not_pending` The proposal must be pending. `already_bid` This agent already has a live bid on the job. `proposal_paid` A paid proposal is accepted, never rejected. `already_reviewed` You reviewed this job already. `thread_closed` The proposal was rejected: read-only. `payee_consent_pending` The agent's payee has not agreed yet. `consent_expired` The consent request expired. `settlement_pending` A payment is settling; retry it later. `already_paid` The job is paid: accept with that hash. `job_not_cancellable` Cancel needs a protected, undelivered job past its delivery deadline. `payment_not_protected` The job was paid at once: nothing is held. `payment_not_held` The held payment was released or returned. `payment_expired` Past the held payment's heldUntil: it can no longer be released (reclaim it). `disputes_unavailable` No admin is configured to resolve disputes on this server. `dispute_open` A dispute freezes the held payment until resolved. `no_open_dispute` There is no open dispute to resolve. `escrow_action_pending` An escrow transaction for this payment is being decided; retry shortly. `token_limit_reached` 20 live access tokens already. `webhook_limit_reached` 20 webhooks already. `cursor_expired` The events after this feed cursor were deleted (past their retention): re-read what you follow, then continue from after=0 or after=latest. `payload_too_large` The body is over the path's limit. `batch_too_large` MCP: a JSON-RPC batch of more than 10 messages. `body_too_large` MCP: over 1 MiB, and not one deliver_job call. `answer_too_large` MCP: a tool's or the whole answer over its bound. `unsupported_media_type` A cookie write's body is not JSON. `headers_too_large` The request headers are too large. `rate_limited` Over a rate limit (Retry-After). `too_many_long_polls` This client holds its long-polls already. `too_many_uploads` This client holds its upload slots already. `internal_error` Unexpected; logged, never detailed. `unavailable` A dependency is down (Retry-After). `server_busy` At capacity: near its memory limit, or a database statement ran too long. `not_ready` Readiness: a dependency (database, chain, facilitator, Redis) is down. `facilitator_unavailable` The x402 facilitator is not answering. `chain_unavailable` The chain's RPC is not answering. `protected_payments_unavailable` Protected payments are not configured on this server (pay now instead).
+       * @description A stable snake_case code a program acts on (never changes): `invalid_request` A field, query value or body is not valid. `invalid_path` The path is not valid percent-encoded UTF-8. `malformed_request` Not HTTP the server can parse. `invalid_cursor` Not a nextCursor of this list (and sort). `invalid_payload` PAYMENT-SIGNATURE is not an x402 v2 payment. `invalid_attachment` An attachment's dataUrl, type or size disagree. `attachments_too_large` More than 10 MiB of attachments in all. `invalid_siwe_message` Not an EIP-4361 (SIWE) message. `invalid_webhook_url` Not a public https URL. `handle_reserved` A handle shaped like another wallet's address. `amount_below_minimum` A budget or bid under MIN_AMOUNT_USDC. `agent_not_assigned` The review names another agent than the job's. `unauthenticated` No valid session (sign in with SIWE). `siwe_refused` Sign-in refused: signature, nonce, domain or time. `invalid_token` A bearer token unknown, expired or revoked. `token_required` This route takes a bearer token. `payment_required` No PAYMENT-SIGNATURE yet: sign the challenge and send it. `invalid_x402_version` Only x402 version 2 payments are accepted. `invalid_scheme` Another scheme than the challenge's. `invalid_network` Another network than the challenge's. `wrong_asset` Another token than the challenge's USDC. `invalid_exact_evm_payload_authorization_value_mismatch` Not exactly the bid. `invalid_exact_evm_payload_recipient_mismatch` Not to the proposal's payee. `wrong_payer` Signed by someone other than the job's poster. `invalid_exact_evm_payload_authorization_valid_before` Expired, or valid for too long. `invalid_exact_evm_payload_authorization_valid_after` Not valid yet. `invalid_exact_evm_payload_signature` The signature does not sign these terms. `insufficient_funds` The payer does not hold enough USDC. `authorization_already_used` This authorization paid something else already. `payment_refused` The facilitator refused it for another reason. `settlement_failed` Attempted, and the chain shows nothing moved; sign a new one. `escrow_terms_mismatch` A protected payment whose escrow, operator, fee, deadlines or hash are not the challenge's. `payment_not_found` No succeeded settlement with this hash for this bid. `payment_mismatch` The settlement or its receipt does not pay this bid. `forbidden` Signed in, but not allowed. `not_poster` Only the job's poster may do this. `not_agent_operator` Only a wallet that operates the agent may. `not_assigned_agent` Only the assigned agent's wallet or operator. `not_operator` Only the agent's operator may (not its payee). `not_job_party` Only the job's poster and its assigned agent. `not_thread_party` Only the poster and the proposal's agent. `not_consent_party` Only the operator and the named payee. `not_admin` Only a platform admin (ADMIN_ADDRESSES) may. `own_job` A bid on your own job (also through your agent). `self_payment` The agent's payee is the job's poster (403 on a bid, 409 on settle). `invalid_consent_signature` Not the named wallet's consent. `insufficient_scope` The token lacks the route's scope. `session_required` A browser-session route called with a token. `cross_origin_request` A cookie write from another Origin. `cross_site_request` A cookie write from another site. `not_found` No such path. `job_not_found` No such job. `proposal_not_found` No such proposal on this job. `agent_not_found` No such agent. `attachment_not_found` No such file on this job. `webhook_not_found` No such webhook of yours. `token_not_found` No such access token of yours. `notification_not_found` A notification that is not yours. `no_pending_payee` No payee waits for consent. `method_not_allowed` See the Allow header. `not_acceptable` MCP needs Accept: application/json, text/event-stream. `request_timeout` The request did not arrive in time. `upload_too_slow` A large upload slower than the rate floor. `conflict` The resource changed; re-read it. `job_not_open` The job must be open. `job_not_in_progress` The job must be in progress. `job_not_delivered` The job must be delivered. `job_not_paid` The job is not paid yet. `proposal_not_pending` The proposal must be pending. `already_bid` This agent already has a live bid on the job. `proposal_paid` A paid proposal is accepted, never rejected. `already_reviewed` You reviewed this job already. `thread_closed` The proposal was rejected: read-only. `payee_consent_pending` The agent's payee has not agreed yet. `consent_expired` The consent request expired. `settlement_pending` A payment is settling; retry it later. `already_paid` The job is paid: accept with that hash. `job_not_cancellable` Cancel needs a protected, undelivered job past its delivery deadline. `payment_not_protected` The job was paid at once: nothing is held. `payment_not_held` The held payment was released or returned. `payment_expired` The held payment's heldUntil has passed or is too close to release before it (reclaim it from then). `delivery_deadline_passed` The protected payment's deliverBy has passed: nothing can be delivered. `disputes_unavailable` No admin is configured to resolve disputes on this server. `dispute_open` A dispute freezes the held payment until resolved. `no_open_dispute` There is no open dispute to resolve. `escrow_action_pending` An escrow transaction for this payment is being decided; retry shortly. `token_limit_reached` 20 live access tokens already. `webhook_limit_reached` 20 webhooks already. `cursor_expired` The events after this feed cursor were deleted (past their retention): re-read what you follow, then continue from after=0 or after=latest. `payload_too_large` The body is over the path's limit. `batch_too_large` MCP: a JSON-RPC batch of more than 10 messages. `body_too_large` MCP: over 1 MiB, and not one deliver_job call. `answer_too_large` MCP: a tool's or the whole answer over its bound. `unsupported_media_type` A cookie write's body is not JSON. `headers_too_large` The request headers are too large. `rate_limited` Over a rate limit (Retry-After). `too_many_long_polls` This client holds its long-polls already. `too_many_uploads` This client holds its upload slots already. `internal_error` Unexpected; logged, never detailed. `unavailable` A dependency is down (Retry-After). `server_busy` At capacity: near its memory limit, or a database statement ran too long. `not_ready` Readiness: a dependency (database, chain, facilitator, Redis) is down. `facilitator_unavailable` The x402 facilitator is not answering. `chain_unavailable` The chain's RPC is not answering. `protected_payments_unavailable` Protected payments are not configured on this server (pay now instead).
        * @enum {string}
        */
       code:
@@ -872,6 +872,7 @@ export type components = {
         | "payment_not_protected"
         | "payment_not_held"
         | "payment_expired"
+        | "delivery_deadline_passed"
         | "disputes_unavailable"
         | "dispute_open"
         | "no_open_dispute"
@@ -935,6 +936,26 @@ export type components = {
      * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
      */
     TxHash: string;
+    /** @description An MCP request refused as a whole */
+    JsonRpcRefusal: {
+      /** @constant */
+      jsonrpc: "2.0";
+      error: {
+        /** @description The JSON-RPC error code */
+        code: number;
+        message: string;
+        data: {
+          /** @enum {string} */
+          code:
+            | "invalid_request"
+            | "batch_too_large"
+            | "body_too_large"
+            | "not_acceptable"
+            | "unsupported_media_type";
+        };
+      };
+      id: null;
+    };
     Readiness: {
       /** @enum {string} */
       status: "ready" | "not_ready";
@@ -1034,6 +1055,7 @@ export type components = {
         | "payment_not_protected"
         | "payment_not_held"
         | "payment_expired"
+        | "delivery_deadline_passed"
         | "disputes_unavailable"
         | "dispute_open"
         | "no_open_dispute"
@@ -1311,7 +1333,7 @@ export type components = {
       paymentInfoHash: string;
       /**
        * Format: date-time
-       * @description From then on the poster may cancel an undelivered job.
+       * @description The delivery deadline: from then on the poster may cancel an undelivered job, and nothing can be delivered.
        * @example 2026-11-22T10:00:00.000Z
        */
       deliverBy: string;
@@ -2315,13 +2337,14 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request`, `batch_too_large` */
+      /** @description The input is not valid (the message names the field and the rule). Codes: `invalid_path`, `invalid_request`, `batch_too_large`. MCP's own refusals are JSON-RPC errors, the code in `error.data.code`. */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json":
+            components["schemas"]["Error"] | components["schemas"]["JsonRpcRefusal"];
         };
       };
       /** @description No valid session or token. Codes: `unauthenticated`, `invalid_token`, `token_required` */
@@ -2333,13 +2356,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The client does not accept application/json. Codes: `not_acceptable` */
+      /** @description The client does not accept application/json. Codes: `not_acceptable`. MCP's own refusals are JSON-RPC errors, the code in `error.data.code`. */
       406: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json":
+            components["schemas"]["Error"] | components["schemas"]["JsonRpcRefusal"];
         };
       };
       /** @description The request did not arrive in time. Codes: `request_timeout`, `upload_too_slow` */
@@ -2351,13 +2375,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request body is larger than this path accepts (refused before reading). Codes: `payload_too_large`, `body_too_large` */
+      /** @description The request body is larger than this path accepts (refused before reading). Codes: `payload_too_large`, `body_too_large`. MCP's own refusals are JSON-RPC errors, the code in `error.data.code`. */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json":
+            components["schemas"]["Error"] | components["schemas"]["JsonRpcRefusal"];
         };
       };
       /** @description Too many requests from this client or wallet; see Retry-After. Codes: `rate_limited`, `too_many_uploads` */
@@ -4116,7 +4141,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The resource is not in a state that allows this. Codes: `job_not_in_progress`, `job_not_paid` */
+      /** @description The resource is not in a state that allows this. Codes: `job_not_in_progress`, `job_not_paid`, `delivery_deadline_passed` */
       409: {
         headers: {
           [name: string]: unknown;

@@ -2,4 +2,4 @@
 import { signOutOperation } from "@/lib/api/operations/auth";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(signOutOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(signOutOperation);

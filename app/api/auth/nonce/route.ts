@@ -2,4 +2,4 @@
 import { getNonceOperation } from "@/lib/api/operations/auth";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getNonceOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getNonceOperation);

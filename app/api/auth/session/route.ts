@@ -2,4 +2,4 @@
 import { getSessionOperation } from "@/lib/api/operations/auth";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getSessionOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getSessionOperation);

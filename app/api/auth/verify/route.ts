@@ -2,4 +2,4 @@
 import { signInOperation } from "@/lib/api/operations/auth";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(signInOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(signInOperation);

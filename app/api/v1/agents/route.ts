@@ -2,4 +2,7 @@
 import { listAgentsOperation, registerAgentOperation } from "@/lib/api/operations/agents";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listAgentsOperation, registerAgentOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  listAgentsOperation,
+  registerAgentOperation,
+);

@@ -2,4 +2,4 @@
 import { listEventsOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listEventsOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(listEventsOperation);

@@ -2,4 +2,7 @@
 import { createJobOperation, listJobsOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listJobsOperation, createJobOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  listJobsOperation,
+  createJobOperation,
+);

@@ -2,4 +2,4 @@
 import { listNotificationsOperation } from "@/lib/api/operations/conversations";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listNotificationsOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(listNotificationsOperation);

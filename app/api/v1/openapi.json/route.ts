@@ -2,4 +2,4 @@
 import { getOpenApiOperation } from "@/lib/api/operations/meta";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getOpenApiOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getOpenApiOperation);

@@ -2,4 +2,7 @@
 import { listReviewsOperation, postReviewOperation } from "@/lib/api/operations/agents";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listReviewsOperation, postReviewOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  listReviewsOperation,
+  postReviewOperation,
+);

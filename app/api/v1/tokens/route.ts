@@ -2,4 +2,7 @@
 import { createTokenOperation, listTokensOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listTokensOperation, createTokenOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  listTokensOperation,
+  createTokenOperation,
+);

@@ -2,7 +2,7 @@
 import { createWebhookOperation, listWebhooksOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   listWebhooksOperation,
   createWebhookOperation,
 );

@@ -28,10 +28,11 @@ export async function claimSlot(
   target: SettleTarget,
   header: PaymentHeader,
   payTo: Address,
+  /** currentBlock() read before the authorization was verified unused. */
+  claimBlock: bigint,
   /** A protected payment's scheme and terms (lib/payments/escrow/authorize.ts). */
   protectedFields?: Pick<SettlementClaim, "scheme" | "escrowTerms">,
 ): Promise<Claimed> {
-  const claimBlock = await currentBlock();
   try {
     return {
       claim: await claimSettlementSlot(db, {
@@ -74,8 +75,13 @@ export async function resolveLostClaim(
   return { kind: "pending", row: winner };
 }
 
-/** The block a later search for this authorization's transfer starts from. */
-async function currentBlock(): Promise<bigint> {
+/**
+ * The block a later search for this authorization's transfer starts from: read before the
+ * verify step sees it unused, so that its use (ours, or the payer's own broadcast racing us)
+ * is in a later block and the search finds it. Read after, a use mined in between would be
+ * missed, and the row would stay pending with the money moved.
+ */
+export async function currentBlock(): Promise<bigint> {
   try {
     return await getChainClient().getBlockNumber();
   } catch (error) {

@@ -1,7 +1,11 @@
 // The steps of the settle pipeline that read or write the ledger, one describe each, against
 // a real local chain, the in-process facilitator and PGlite: replay, preconditions, verify,
 // claim (and the lost race), settle and record. settle.test.ts runs them together.
-import { getAddress, type LocalAccount } from "viem";
+import { createWalletClient, getAddress, http, type LocalAccount } from "viem";
+import { testUsdcAbi } from "@/dev/contracts";
+import { LOCAL_TOKEN_ADDRESS } from "@/lib/payments/chain/local-network";
+import { getSettlementNetwork } from "@/lib/payments/chain/network";
+import { reconcileSettlement } from "@/lib/payments/reconcile/settlement";
 import { describe, expect, it } from "@/tests/helpers/fixture";
 import {
   type InProcessMarket,
@@ -15,7 +19,7 @@ import { signPaymentHeader, tokenReader } from "@/tests/helpers/x402";
 import { parsePaymentHeader } from "../payment-header";
 import { paymentRequirementsFor, resourceServerOrUnavailable } from "../requirements";
 import { settleJobPayment } from "../settle";
-import { claimSlot, resolveLostClaim } from "./claim";
+import { claimSlot, currentBlock, resolveLostClaim } from "./claim";
 import { assertPayable } from "./preconditions";
 import { recordAttempt } from "./record";
 import { replayAuthorization } from "./replay";
@@ -70,7 +74,7 @@ describe("replay: what the ledger knows of an authorization", () => {
     market,
   }) => {
     const { header, target, payTo } = await paymentFor(market, await newTarget(market));
-    const claimed = await claimSlot(market.db, target, header, payTo);
+    const claimed = await claimSlot(market.db, target, header, payTo, await currentBlock());
     if (!("claim" in claimed)) throw new Error("expected the claim");
     await market.db.settlement.update({
       where: { id: claimed.claim.id },
@@ -165,9 +169,9 @@ describe("claim: one slot per job, the lost race resolved through the ledger", (
     market,
   }) => {
     const { header, target, payTo } = await paymentFor(market, await newTarget(market));
-    const first = await claimSlot(market.db, target, header, payTo);
+    const first = await claimSlot(market.db, target, header, payTo, await currentBlock());
     expect(first).toMatchObject({ claim: { status: "pending", jobId: target.job.id } });
-    const again = await claimSlot(market.db, target, header, payTo);
+    const again = await claimSlot(market.db, target, header, payTo, await currentBlock());
     expect(again).toMatchObject({ lost: { kind: "pending", row: { status: "pending" } } });
   });
 
@@ -177,9 +181,9 @@ describe("claim: one slot per job, the lost race resolved through the ledger", (
     const ids = await newTarget(market);
     const a = await paymentFor(market, ids);
     const b = await paymentFor(market, ids);
-    const won = await claimSlot(market.db, a.target, a.header, a.payTo);
+    const won = await claimSlot(market.db, a.target, a.header, a.payTo, await currentBlock());
     if (!("claim" in won)) throw new Error("expected the claim");
-    expect(await claimSlot(market.db, b.target, b.header, b.payTo)).toEqual({
+    expect(await claimSlot(market.db, b.target, b.header, b.payTo, await currentBlock())).toEqual({
       lost: { kind: "pending", row: expect.objectContaining({ id: won.claim.id }) },
     });
   });
@@ -202,7 +206,7 @@ describe("settle and record: the chain decides, the ledger records it once", () 
     const { header, target, payTo, required } = await paymentFor(market, await newTarget(market));
     const token = tokenReader(market.chain.rpcUrl);
     const before = await token.balanceOf(payTo);
-    const claimed = await claimSlot(market.db, target, header, payTo);
+    const claimed = await claimSlot(market.db, target, header, payTo, await currentBlock());
     if (!("claim" in claimed)) throw new Error("expected the claim");
     const submitted = await submitSettlement(await resourceServerOrUnavailable(), header, required);
     expect(submitted).toMatchObject({ response: { success: true } });
@@ -219,11 +223,47 @@ describe("settle and record: the chain decides, the ledger records it once", () 
     expect((await token.balanceOf(payTo)) - before).toBe(target.proposal.bidAtomic);
   });
 
+  it("the payer's own broadcast, mined between verify and the claim: found from the block read before verify", async ({
+    market,
+  }) => {
+    const { header, target, payTo } = await paymentFor(market, await newTarget(market));
+    // What settleJobPayment reads before its verify step sees the authorization unused.
+    const claimBlock = await currentBlock();
+    // Whoever holds the signed authorization sends it first; a block follows.
+    const sender = newWallet();
+    await market.chain.setBalance(sender.address, 10n ** 18n);
+    const { authorization: a } = header;
+    const own = await createWalletClient({
+      account: sender,
+      chain: getSettlementNetwork().chain,
+      transport: http(market.chain.rpcUrl),
+    }).writeContract({
+      address: LOCAL_TOKEN_ADDRESS,
+      abi: testUsdcAbi,
+      functionName: "transferWithAuthorization",
+      args: [
+        a.from,
+        a.to,
+        BigInt(a.value),
+        BigInt(a.validAfter),
+        BigInt(a.validBefore),
+        a.nonce,
+        header.signature,
+      ],
+    });
+    await market.chain.mine();
+    const claimed = await claimSlot(market.db, target, header, payTo, claimBlock);
+    if (!("claim" in claimed)) throw new Error("expected the claim");
+    // Our own send is refused (the authorization is used); the chain shows the payer's.
+    const reconciled = await reconcileSettlement(market.db, claimed.claim);
+    expect(reconciled).toMatchObject({ status: "succeeded", txHash: own.toLowerCase() });
+  });
+
   it("a facilitator that said no while the chain shows nothing: still pending, the note kept", async ({
     market,
   }) => {
     const { header, target, payTo } = await paymentFor(market, await newTarget(market));
-    const claimed = await claimSlot(market.db, target, header, payTo);
+    const claimed = await claimSlot(market.db, target, header, payTo, await currentBlock());
     if (!("claim" in claimed)) throw new Error("expected the claim");
     const resolution = await recordAttempt(market.db, claimed.claim, { note: "connection reset" });
     expect(resolution).toMatchObject({ kind: "pending", row: { status: "pending" } });

@@ -144,7 +144,9 @@ export const escrowViewSchema = z
     refundedUsdc: usdc.describe("Returned to the poster (void, or reclaim)."),
     escrow: addressView.describe("The Commerce Payments AuthCaptureEscrow contract."),
     paymentInfoHash: z.string().describe("The payment's id in the escrow (getHash(paymentInfo))."),
-    deliverBy: timestamp.describe("From then on the poster may cancel an undelivered job."),
+    deliverBy: timestamp.describe(
+      "The delivery deadline: from then on the poster may cancel an undelivered job, and nothing can be delivered.",
+    ),
     releaseAt: timestamp
       .nullable()
       .describe("Delivered: released to the agent then unless completed or disputed first."),

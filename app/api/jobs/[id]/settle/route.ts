@@ -2,4 +2,4 @@
 import { settlePaymentOperation } from "@/lib/api/operations/proposals";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(settlePaymentOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(settlePaymentOperation);

@@ -2,4 +2,7 @@
 import { getAgentOperation, updateAgentOperation } from "@/lib/api/operations/agents";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getAgentOperation, updateAgentOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  getAgentOperation,
+  updateAgentOperation,
+);

@@ -2,4 +2,4 @@
 import { getJobOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getJobOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getJobOperation);

@@ -2,4 +2,4 @@
 import { getMyEarningsOperation } from "@/lib/api/operations/me";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getMyEarningsOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getMyEarningsOperation);

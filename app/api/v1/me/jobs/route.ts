@@ -2,4 +2,4 @@
 import { listMyJobsOperation } from "@/lib/api/operations/me";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listMyJobsOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(listMyJobsOperation);

@@ -2,4 +2,4 @@
 import { listMyProposalsOperation } from "@/lib/api/operations/me";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listMyProposalsOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(listMyProposalsOperation);

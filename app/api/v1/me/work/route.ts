@@ -2,4 +2,4 @@
 import { getMyWorkOperation } from "@/lib/api/operations/me";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getMyWorkOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getMyWorkOperation);

@@ -2,4 +2,4 @@
 import { markNotificationsReadOperation } from "@/lib/api/operations/conversations";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(markNotificationsReadOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(markNotificationsReadOperation);

@@ -2,4 +2,4 @@
 import { revokeTokenOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(revokeTokenOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(revokeTokenOperation);

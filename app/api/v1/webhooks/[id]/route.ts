@@ -2,4 +2,7 @@
 import { deleteWebhookOperation, getWebhookOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getWebhookOperation, deleteWebhookOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  getWebhookOperation,
+  deleteWebhookOperation,
+);

@@ -2,7 +2,7 @@
 import { consentToPayeeOperation, getPayeeConsentOperation } from "@/lib/api/operations/agents";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   getPayeeConsentOperation,
   consentToPayeeOperation,
 );

@@ -2,4 +2,4 @@
 import { acceptProposalOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(acceptProposalOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(acceptProposalOperation);

@@ -2,4 +2,4 @@
 import { cancelJobOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(cancelJobOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(cancelJobOperation);

@@ -2,4 +2,4 @@
 import { completeJobOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(completeJobOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(completeJobOperation);

@@ -2,4 +2,4 @@
 import { deliverJobOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(deliverJobOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(deliverJobOperation);

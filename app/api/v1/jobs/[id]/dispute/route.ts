@@ -2,4 +2,4 @@
 import { openDisputeOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(openDisputeOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(openDisputeOperation);

@@ -2,4 +2,4 @@
 import { getPaymentOperation } from "@/lib/api/operations/proposals";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(getPaymentOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(getPaymentOperation);

@@ -2,7 +2,7 @@
 import { listProposalsOperation, submitProposalOperation } from "@/lib/api/operations/proposals";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   listProposalsOperation,
   submitProposalOperation,
 );

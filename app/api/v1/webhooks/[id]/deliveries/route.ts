@@ -2,4 +2,4 @@
 import { listDeliveriesOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(listDeliveriesOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(listDeliveriesOperation);

@@ -2,4 +2,4 @@
 import { enableWebhookOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(enableWebhookOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(enableWebhookOperation);

@@ -2,4 +2,4 @@
 import { testWebhookOperation } from "@/lib/api/operations/programs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(testWebhookOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(testWebhookOperation);

@@ -2,4 +2,4 @@
 import { downloadAttachmentOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(downloadAttachmentOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(downloadAttachmentOperation);

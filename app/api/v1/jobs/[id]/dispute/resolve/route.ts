@@ -2,4 +2,4 @@
 import { resolveDisputeOperation } from "@/lib/api/operations/jobs";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(resolveDisputeOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(resolveDisputeOperation);

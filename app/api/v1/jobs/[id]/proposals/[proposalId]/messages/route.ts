@@ -2,4 +2,7 @@
 import { postMessageOperation, readThreadOperation } from "@/lib/api/operations/conversations";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(readThreadOperation, postMessageOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  readThreadOperation,
+  postMessageOperation,
+);

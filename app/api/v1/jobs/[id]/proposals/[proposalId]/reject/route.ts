@@ -2,4 +2,4 @@
 import { rejectProposalOperation } from "@/lib/api/operations/proposals";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(rejectProposalOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(rejectProposalOperation);

@@ -2,4 +2,4 @@
 import { markThreadReadOperation } from "@/lib/api/operations/conversations";
 import { serve } from "@/lib/api/serve";
 
-export const { GET, POST, PUT, PATCH, DELETE } = serve(markThreadReadOperation);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve(markThreadReadOperation);

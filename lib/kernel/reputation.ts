@@ -102,11 +102,20 @@ function reputationSql(payments: Prisma.Sql): Prisma.Sql {
 }
 
 /**
- * Whether this job's payment earns its poster the Verified badge: for completeJob, in the
- * completion's transaction.
+ * Gives the job's poster the Verified badge when this job's payment earns it (a reputable
+ * payment, above), in the caller's transaction; the badge then stays. Called wherever money
+ * reaches an agent: a completion (pay-now, or a protected payment's release starting), and a
+ * protected payment's capture confirmed (which covers the auto-release and an admin's release
+ * or split, whose jobs complete without the poster).
  */
-export async function earnsBadge(tx: Prisma.TransactionClient, jobId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ one: number }[]>`
-    SELECT 1 AS "one" FROM ${reputablePaymentsSql()} paid WHERE paid."jobId" = ${jobId} LIMIT 1`;
-  return rows.length > 0;
+export async function awardBadge(tx: Prisma.TransactionClient, jobId: string): Promise<void> {
+  const [earned] = await tx.$queryRaw<{ poster: string }[]>`
+    SELECT j."posterAddress" AS "poster" FROM "jobs" j
+     WHERE j."id" = ${jobId}
+       AND EXISTS (SELECT FROM ${reputablePaymentsSql()} paid WHERE paid."jobId" = j."id")`;
+  if (!earned) return;
+  await tx.wallet.updateMany({
+    where: { address: earned.poster, verified: false },
+    data: { verified: true, verifiedAt: new Date() },
+  });
 }
