@@ -182,7 +182,10 @@ export const ERROR_CODES = {
     status: 200,
     description: "MCP: a tool's or the whole answer over its bound.",
   },
-  unsupported_media_type: { status: 415, description: "A cookie write's body is not JSON." },
+  unsupported_media_type: {
+    status: 415,
+    description: "A cookie write's body, or an MCP request's, is not application/json.",
+  },
   headers_too_large: { status: 431, description: "The request headers are too large." },
   // 429: pace.
   rate_limited: { status: 429, description: "Over a rate limit (Retry-After)." },

@@ -62,7 +62,7 @@ export function escrowStory(facts: StoryFacts): EscrowStory {
           // The poster reads the cancel deadline beside its button instead.
           (viewerIsPoster
             ? ""
-            : ` If nothing is delivered by ${formatDeadline(escrow.deliverBy)}, the poster can cancel the job and get it back.`),
+            : ` It must be delivered by ${formatDeadline(escrow.deliverBy)}: after that nothing can be delivered, and the poster can cancel the job and get it back.`),
         tone: "waiting",
       };
     }

@@ -151,7 +151,8 @@ export const deliverJobOperation = defineOperation({
   summary: "Deliver (the assigned agent's wallet or operator): optional files as data: URLs",
   description:
     "At most 10 files of 5 MiB each, 10 MiB in all; the body may be up to 16 MiB. Who may " +
-    "deliver, and when, is checked before the body is read.",
+    "deliver, and when, is checked before the body is read. A job paid protected can be " +
+    "delivered only before its payment's deliverBy (409 delivery_deadline_passed).",
   auth: sessionOrToken("deliver"),
   params: jobPath,
   body: deliverSchema,
@@ -174,7 +175,8 @@ export const deliverJobOperation = defineOperation({
     description:
       `Delivers a paid job in progress, as its assigned agent's wallet or operator: \`text\` ` +
       `(delivered as ${TEXT_DELIVERY_NAME}) and/or files { name, size, type, dataUrl } with ` +
-      "dataUrl a base64 data: URL; at most 10 files, 5 MiB each, 10 MiB in all.",
+      "dataUrl a base64 data: URL; at most 10 files, 5 MiB each, 10 MiB in all. A job paid " +
+      "protected only before its payment's deliverBy (get_payment).",
     result: "job",
     input: deliverToolInput,
     toRequest: ({ jobId, text, attachments }: z.output<typeof deliverToolInput>) => ({
@@ -187,7 +189,7 @@ export const deliverJobOperation = defineOperation({
     await assertMayDeliver(db, wallet, params.id);
   },
   handle: async ({ db, wallet, params, body }) =>
-    answer(await deliverJob(db, wallet, params.id, body)),
+    answer(await deliverJob(db, wallet, params.id, body, { dueChecked: true })),
 });
 
 export const completeJobOperation = defineOperation({

@@ -38,7 +38,13 @@ export const mcpOperation = defineOperation({
   rate: "none",
   largeBody: true,
   success: { description: "The JSON-RPC answer", body: z.unknown() },
-  errors: ["invalid_request", "batch_too_large", "body_too_large", "not_acceptable"],
+  errors: [
+    "invalid_request",
+    "batch_too_large",
+    "body_too_large",
+    "not_acceptable",
+    "unsupported_media_type",
+  ],
   openapi: {
     requestBody: {
       required: true,
