@@ -10,6 +10,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { AuthCaptureEvmScheme } from "@x402/evm/auth-capture/client";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_AUTH_CAPTURE_ESCROW_ADDRESS } from "@/dev/escrow";
 import { LOCAL_ESCROW_OPERATOR_ADDRESS } from "@/dev/local-chain";
@@ -27,6 +28,12 @@ import { fetchChallenge } from "@/tests/helpers/x402";
 import { createMarketplaceClient, payProposal } from "@agent-marketplace/client";
 
 const admin = privateKeyToAccount(generatePrivateKey());
+const schemaOf = (url: string) => new URL(url).searchParams.get("schema")!;
+const withoutSchema = (url: string) => {
+  const bare = new URL(url);
+  bare.searchParams.delete("schema");
+  return bare.toString();
+};
 const HOUR = 3600;
 
 describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
@@ -344,6 +351,23 @@ describe.each([DB_KINDS.at(-1)!])("protected payments on %s", (kind) => {
     ).toBe(200);
 
     const c = cancelCase;
+    // The agent's job page offers no delivery past the deadline (the page reads the wall clock,
+    // so the hold's deadline is put an hour behind it, as the chain's clock already is).
+    const agentPage = async () => (await c.operator.get(`/jobs/${c.job.id}`)).body as string;
+    expect(await agentPage()).toContain("Deliver the work");
+    const db = new pg.Client({ connectionString: withoutSchema(market.databaseUrl!) });
+    await db.connect();
+    try {
+      await db.query(
+        `UPDATE "${schemaOf(market.databaseUrl!)}"."escrow_holds" SET "deliverBy" = $2 WHERE "jobId" = $1`,
+        [c.job.id, new Date(Date.now() - HOUR * 1000).toISOString().replace("Z", "")],
+      );
+    } finally {
+      await db.end();
+    }
+    const closed = await agentPage();
+    expect(closed).toContain("Delivery closed");
+    expect(closed).not.toContain("Deliver the work");
     expect((await c.operator.post(`/api/v1/jobs/${c.job.id}/cancel`, {})).status).toBe(403);
     const payerBefore = await balanceOf(c.payer.address);
     const cancelled = await c.poster.post(`/api/v1/jobs/${c.job.id}/cancel`, {});

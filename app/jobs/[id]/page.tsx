@@ -114,7 +114,7 @@ export default async function JobPage({ params }: Params) {
               now={now}
             />
           ) : null}
-          <ActionPanel view={view} escrow={escrowPayment?.escrow ?? null} />
+          <ActionPanel view={view} escrow={escrowPayment?.escrow ?? null} now={now} />
           <JobReviews reviews={view.reviews} />
           <JobProposals
             view={view}

@@ -1,4 +1,5 @@
 import { type EscrowView, openDispute } from "@/components/jobs/escrow/escrow-story";
+import { formatDeadline } from "@/components/jobs/escrow/when";
 import { formatUsdc } from "@/lib/shared/money";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
 import type { JobPageView } from "@/lib/views/job-page";
@@ -7,14 +8,18 @@ import { CompleteForm, DeliverForm, FinishAcceptance, ReviewForm } from "./role-
 
 /**
  * The viewer's next step, as lib/views/job-page.ts decided it; with a protected payment
- * (`escrow`), completing says it releases the money, and an open dispute holds it.
+ * (`escrow`), completing says it releases the money, an open dispute holds it, and past its
+ * delivery deadline nothing can be delivered (the route answers 409 delivery_deadline_passed).
  */
 export function ActionPanel({
   view,
   escrow = null,
+  now,
 }: {
   view: JobPageView;
   escrow?: EscrowView | null;
+  /** The request's time (ms), as the escrow's panel reads its deadlines. */
+  now: number;
 }) {
   const { panel, job, assignedAgent, agents, activeProposals } = view;
   switch (panel?.kind) {
@@ -39,6 +44,14 @@ export function ActionPanel({
       );
     }
     case "deliver":
+      if (escrow?.state === "held" && Date.parse(escrow.deliverBy) <= now) {
+        return (
+          <ActionCard
+            title="Delivery closed"
+            description={`The protected payment's delivery deadline, ${formatDeadline(escrow.deliverBy)}, has passed: nothing can be delivered any more, and the poster can cancel the job and get the money back.`}
+          />
+        );
+      }
       return (
         <ActionCard
           title="Deliver the work"
