@@ -402,6 +402,59 @@ describe(`long-poll slots are shared fairly (${KIND})`, () => {
     expect(refused[0]!.body).toMatchObject({ code: "too_many_long_polls" });
     expect(answers.filter((answer) => answer.status === 0)).toHaveLength(5);
   });
+
+  it("over MCP too, by address not wallet: six wallets from one address, 5 list_events wait, the sixth is refused at once", async () => {
+    const { server } = market;
+    const tokens = await Promise.all(
+      Array.from({ length: 6 }, async () =>
+        tokenOf(
+          await new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn(),
+          ["read"],
+        ),
+      ),
+    );
+    const controller = new AbortController();
+    const waitCall = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_events", arguments: { after: "latest", wait: 30 } },
+    };
+    // Should it find a slot still free (the five not there yet), it waits a second only.
+    const shortWait = {
+      ...waitCall,
+      params: { ...waitCall.params, arguments: { after: "latest", wait: 1 } },
+    };
+    const waiting = tokens.slice(0, 5).map((token) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...from("203.0.113.80"),
+        },
+        body: JSON.stringify(waitCall),
+        signal: controller.signal,
+      }).catch(() => undefined),
+    );
+    try {
+      // The five hold their slots (a sixth from the same address finds none left).
+      let refused;
+      const deadline = Date.now() + 20_000;
+      do {
+        await sleep(200);
+        refused = await mcp(server, tokens[5]!, shortWait, "203.0.113.80");
+      } while (!refused.body.result?.isError && Date.now() < deadline);
+      expect(refused.body.result.structuredContent).toMatchObject({
+        status: 429,
+        code: "too_many_long_polls",
+      });
+    } finally {
+      controller.abort();
+      await Promise.all(waiting);
+    }
+  });
 });
 
 describe(`reads are rate-limited per client, over HTTP and MCP alike (${KIND})`, () => {
@@ -481,67 +534,5 @@ describe(`reads are rate-limited per client, over HTTP and MCP alike (${KIND})`,
       "203.0.113.71",
     );
     expect(unknown.body[0].error).toMatchObject({ code: -32602, data: { code: "not_found" } });
-  });
-});
-
-describe(`MCP's long-polls hold their client address's slots, not a wallet's (${KIND})`, () => {
-  let market: Awaited<ReturnType<typeof startWith>>;
-
-  beforeAll(async () => {
-    market = await startWith({});
-  });
-  afterAll(() => market?.stop());
-
-  it("six wallets from one address: 5 list_events wait, the sixth is refused at once", async () => {
-    const { server } = market;
-    const tokens = await Promise.all(
-      Array.from({ length: 6 }, async () =>
-        tokenOf(
-          await new ApiClient(server.url, privateKeyToAccount(generatePrivateKey())).signIn(),
-          ["read"],
-        ),
-      ),
-    );
-    const controller = new AbortController();
-    const waitCall = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "list_events", arguments: { after: "latest", wait: 30 } },
-    };
-    // Should it find a slot still free (the five not there yet), it waits a second only.
-    const shortWait = {
-      ...waitCall,
-      params: { ...waitCall.params, arguments: { after: "latest", wait: 1 } },
-    };
-    const waiting = tokens.slice(0, 5).map((token) =>
-      fetch(`${server.url}/api/mcp`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...from("203.0.113.80"),
-        },
-        body: JSON.stringify(waitCall),
-        signal: controller.signal,
-      }).catch(() => undefined),
-    );
-    try {
-      // The five hold their slots (a sixth from the same address finds none left).
-      let refused;
-      const deadline = Date.now() + 20_000;
-      do {
-        await sleep(200);
-        refused = await mcp(server, tokens[5]!, shortWait, "203.0.113.80");
-      } while (!refused.body.result?.isError && Date.now() < deadline);
-      expect(refused.body.result.structuredContent).toMatchObject({
-        status: 429,
-        code: "too_many_long_polls",
-      });
-    } finally {
-      controller.abort();
-      await Promise.all(waiting);
-    }
   });
 });

@@ -8,6 +8,7 @@ import { explorerTxUrl } from "@/lib/shared/explorer";
 import { formatUsdc } from "@/lib/shared/money";
 import type { JobView } from "@/lib/shared/view-types";
 import {
+  deliveryClosed,
   disputeLines,
   type EscrowStory,
   escrowStory,
@@ -136,7 +137,7 @@ export function EscrowStatus({
 
       <div className="mt-4 space-y-3 empty:hidden">
         {viewerIsPoster && held && !disputeOpen && job.status === "in_progress" ? (
-          Date.parse(escrow.deliverBy) <= now ? (
+          deliveryClosed(escrow, now) ? (
             <div className="space-y-2">
               <p className="text-sm text-slate-600 dark:text-slate-400">
                 Nothing was delivered by {formatDeadline(escrow.deliverBy)}: you can end the job.

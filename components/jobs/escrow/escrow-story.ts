@@ -114,6 +114,10 @@ export function escrowStory(facts: StoryFacts): EscrowStory {
 export const openDispute = (escrow: EscrowView) =>
   escrow.dispute !== null && escrow.dispute.resolvedAt === null;
 
+/** Held past its deliverBy (`now` in ms): the poster may cancel, nothing can be delivered. */
+export const deliveryClosed = (escrow: EscrowView, now: number) =>
+  escrow.state === "held" && Date.parse(escrow.deliverBy) <= now;
+
 const RESOLUTIONS = {
   release: "released to the agent",
   refund: "refunded to the poster",

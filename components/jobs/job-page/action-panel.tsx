@@ -1,4 +1,8 @@
-import { type EscrowView, openDispute } from "@/components/jobs/escrow/escrow-story";
+import {
+  deliveryClosed,
+  type EscrowView,
+  openDispute,
+} from "@/components/jobs/escrow/escrow-story";
 import { formatDeadline } from "@/components/jobs/escrow/when";
 import { formatUsdc } from "@/lib/shared/money";
 import { SignInPrompt } from "@/components/wallet/sign-in-button";
@@ -44,7 +48,7 @@ export function ActionPanel({
       );
     }
     case "deliver":
-      if (escrow?.state === "held" && Date.parse(escrow.deliverBy) <= now) {
+      if (escrow && deliveryClosed(escrow, now)) {
         return (
           <ActionCard
             title="Delivery closed"

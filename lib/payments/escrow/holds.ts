@@ -80,6 +80,10 @@ export const deliverBySeconds = (hold: Pick<EscrowHold, "deliverBy" | "captureBy
 export const releasableUntil = (hold: Pick<EscrowHold, "captureBy">): number =>
   hold.captureBy.getTime() / 1000 - settlementBudgetSeconds();
 
+/** releasableUntil's rule turned round, for a query: the capture deadlines still releasable at `now`. */
+export const releasableCaptureByAfter = (now: number): Date =>
+  new Date((now + settlementBudgetSeconds()) * 1000);
+
 /**
  * 409 when the capture deadline has passed or is too close to release before it (chain
  * seconds `now`): nothing can be released any more, only reclaimed by the payer from the

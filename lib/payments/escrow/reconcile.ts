@@ -11,9 +11,8 @@ import { transition } from "@/lib/kernel/lifecycle";
 import { runWrite } from "@/lib/kernel/write";
 import { errorSummary } from "@/lib/platform/redact";
 import { getChainClient } from "../chain/client";
-import { settlementBudgetSeconds } from "../reconcile/settlement";
 import { decideAction, findEscrowLog, leaseAction, runAction } from "./actions";
-import { recordReclaim, startRelease } from "./holds";
+import { recordReclaim, releasableCaptureByAfter, startRelease } from "./holds";
 import { readPaymentState } from "./operator";
 import { getEscrowSettings } from "./settings";
 import { OPEN_STATES } from "./states";
@@ -80,7 +79,7 @@ async function autoRelease(db: Db, now: number, reviewSeconds: number, maxRows: 
   // least the review window ago, and still releasable (holds.ts: releasableUntil, a capture
   // deadline at least a transaction's budget away).
   const dueBefore = new Date((now - reviewSeconds) * 1000);
-  const releasableAfter = new Date((now + settlementBudgetSeconds()) * 1000);
+  const releasableAfter = releasableCaptureByAfter(now);
   const due = await db.$queryRaw<{ id: string }[]>`
     SELECT h."id" FROM "escrow_holds" h JOIN "jobs" j ON j."id" = h."jobId"
      WHERE h."state" = 'held'
