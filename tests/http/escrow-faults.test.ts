@@ -170,6 +170,20 @@ const isCaptureSend = (request: { rpcMethods: string[]; body: string }) =>
       await expectSettledOnce(held, "released");
     });
 
+    it("the chain's clock not answering at delivery: an agent on time delivers (the wall clock decides), no 503", async () => {
+      const held = await heldJob(false);
+      const remove = chainProxy.add({
+        match: (request) => request.rpcMethods.includes("eth_getBlockByNumber"),
+        request: { kind: "fail", status: 502 },
+      });
+      try {
+        const delivered = await held.c.operator.post(`/api/v1/jobs/${held.c.job.id}/deliver`, {});
+        expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+      } finally {
+        remove();
+      }
+    });
+
     it("complete racing a dispute, 5 rounds: one wins, the money moves once or stays held", async () => {
       for (let round = 0; round < 5; round++) {
         const held = await heldJob();

@@ -497,6 +497,28 @@ describe.each(DB_KINDS)("MCP server over HTTP on %s", (kind) => {
         id: null,
       });
     }
+    // And a body that is not application/json, or not JSON-RPC 2.0 (an empty batch included).
+    const mcpPost = (body: string, contentType: string) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${agentToken}`,
+          accept: "application/json, text/event-stream",
+          "content-type": contentType,
+        },
+        body,
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const tools = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" });
+    expect(await mcpPost(tools, "text/plain")).toMatchObject({
+      status: 415,
+      body: { error: { code: -32000, data: { code: "unsupported_media_type" } }, id: null },
+    });
+    for (const body of ["[]", '{"foo":1}', '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]']) {
+      expect(await mcpPost(body, "application/json"), body).toMatchObject({
+        status: 400,
+        body: { error: { code: -32600, data: { code: "invalid_request" } }, id: null },
+      });
+    }
   });
 
   it("never writes a token to the server's output", async () => {
